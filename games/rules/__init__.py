@@ -1,0 +1,51 @@
+"""The rules engine of Full Set: plain Python, no Django.
+
+    state = new_game(2, seed=7)
+    for move in legal_moves(state, seat): ...
+    state, events = apply(state, seat, move)
+    view_for(state, seat)
+"""
+
+from .cards import CARD_KINDS, COLOURS, FULL_SET, KIND_BY_ID, build_deck
+from .engine import (
+    abandon,
+    apply,
+    awaiting,
+    check_payment,
+    choices,
+    default_move,
+    least_overpay,
+    legal_moves,
+    new_game,
+    outcome,
+    replay,
+)
+from .moves import Choice, IllegalMove, Move
+from .observe import event_for, view_for
+from .state import GameState, Options
+
+__all__ = [
+    "CARD_KINDS",
+    "COLOURS",
+    "FULL_SET",
+    "KIND_BY_ID",
+    "Choice",
+    "GameState",
+    "IllegalMove",
+    "Move",
+    "Options",
+    "abandon",
+    "apply",
+    "awaiting",
+    "build_deck",
+    "check_payment",
+    "choices",
+    "default_move",
+    "event_for",
+    "least_overpay",
+    "legal_moves",
+    "new_game",
+    "outcome",
+    "replay",
+    "view_for",
+]
