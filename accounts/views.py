@@ -1,0 +1,1 @@
+# Sign-up, login and profile views come here.

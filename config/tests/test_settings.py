@@ -1,0 +1,89 @@
+import os
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.mail import send_mail
+from django.db import connection
+
+from config.settings import database_from_url, envbool, envint
+
+
+def test_it_parses_a_postgres_database_url():
+    config = database_from_url("postgres://fullset:s3cret@db.example.com:5433/fullset_prod")
+
+    assert config == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "fullset_prod",
+        "USER": "fullset",
+        "PASSWORD": "s3cret",
+        "HOST": "db.example.com",
+        "PORT": "5433",
+        "OPTIONS": {},
+    }
+
+
+def test_it_accepts_the_postgresql_scheme_without_port_or_password():
+    config = database_from_url("postgresql://postgres@127.0.0.1/fullset")
+
+    assert config["HOST"] == "127.0.0.1"
+    assert config["PORT"] == ""
+    assert config["USER"] == "postgres"
+    assert config["PASSWORD"] == ""
+    assert config["NAME"] == "fullset"
+
+
+def test_it_unquotes_percent_encoded_credentials():
+    config = database_from_url("postgres://us%40er:p%2Fa%3Ass@localhost:5432/db")
+
+    assert config["USER"] == "us@er"
+    assert config["PASSWORD"] == "p/a:ss"
+
+
+def test_it_passes_query_parameters_as_options():
+    config = database_from_url("postgres://u:p@h:5432/db?sslmode=require")
+
+    assert config["OPTIONS"] == {"sslmode": "require"}
+
+
+@pytest.mark.parametrize("url", ["mysql://u:p@h/db", "postgres://u:p@h:5432/", "db.sqlite3"])
+def test_it_rejects_unusable_database_urls(url):
+    with pytest.raises(ImproperlyConfigured):
+        database_from_url(url)
+
+
+def test_it_reads_typed_environment_variables(monkeypatch):
+    monkeypatch.setenv("FULLSET_FLAG", "False")
+    monkeypatch.setenv("FULLSET_NUMBER", "42")
+    monkeypatch.setenv("FULLSET_EMPTY", "")
+
+    assert envbool("FULLSET_FLAG", True) is False
+    assert envbool("FULLSET_EMPTY", True) is True
+    assert envbool("FULLSET_UNSET", False) is False
+    assert envint("FULLSET_NUMBER", 0) == 42
+    assert envint("FULLSET_EMPTY", 7) == 7
+
+
+def test_it_uses_the_database_from_the_environment():
+    expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
+
+    assert connection.vendor == expected
+
+
+def test_it_uses_the_channel_layer_from_the_environment():
+    backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+
+    if os.environ.get("REDIS_URL"):
+        assert backend == "channels_redis.core.RedisChannelLayer"
+        [host] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+        assert host["socket_timeout"] is None
+    else:
+        assert backend == "channels.layers.InMemoryChannelLayer"
+
+
+def test_it_sends_mail_through_the_default_mailer(mailoutbox):
+    send_mail("Your turn", "Bob played a Deal Breaker.", None, ["alice@example.com"])
+
+    [message] = mailoutbox
+    assert message.subject == "Your turn"
+    assert message.from_email == settings.DEFAULT_FROM_EMAIL

@@ -1,0 +1,1 @@
+# Game admin comes with the Game model.

@@ -1,0 +1,1 @@
+# Live play views come here.

@@ -1,0 +1,1 @@
+# Lobby admin comes with the lobby models.

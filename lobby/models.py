@@ -1,0 +1,1 @@
+# Lobby models (open tables, invitations) come here.
