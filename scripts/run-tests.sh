@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Run the test suite twice:
+#   1. SQLite and the in-memory channel layer (the defaults): everything;
+#   2. throwaway PostgreSQL and Redis servers on free loopback ports:
+#      everything except the rules engine's own tests, which touch neither.
+# Extra arguments go to both pytest runs. Exits non-zero if either run fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=.venv/bin/python
+
+free_port() {
+    "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+echo "=== Run 1/2: SQLite + in-memory channel layer"
+sqlite_status=0
+env -u DATABASE_URL -u REDIS_URL "$PYTHON" -m pytest "$@" || sqlite_status=$?
+
+echo "=== Run 2/2: PostgreSQL + Redis"
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+tmp=$(mktemp -d /tmp/fullset-test.XXXXXX)
+pg_data="$tmp/pg"
+pg_port=$(free_port)
+redis_port=$(free_port)
+
+as_postgres() {
+    # initdb refuses to run as root.
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+cleanup() {
+    if [ -f "$pg_data/postmaster.pid" ]; then
+        as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -m immediate stop >/dev/null 2>&1 || true
+    fi
+    if [ -f "$tmp/redis.pid" ]; then
+        kill "$(cat "$tmp/redis.pid")" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ "$(id -u)" -eq 0 ]; then
+    chown postgres: "$tmp"
+fi
+as_postgres "$pg_bin/initdb" -D "$pg_data" --auth=trust --username=postgres \
+    --encoding=UTF8 --locale=C >"$tmp/initdb.log" 2>&1 \
+    || { cat "$tmp/initdb.log" >&2; exit 1; }
+as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -w -l "$tmp/pg.log" \
+    -o "-h 127.0.0.1 -p $pg_port -k $tmp -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >/dev/null \
+    || { cat "$tmp/pg.log" >&2; exit 1; }
+
+redis-server --bind 127.0.0.1 --port "$redis_port" --daemonize yes \
+    --pidfile "$tmp/redis.pid" --dir "$tmp" --logfile "$tmp/redis.log" \
+    --save '' --appendonly no
+for _ in $(seq 50); do
+    redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+postgres_status=0
+DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/fullset" \
+REDIS_URL="redis://127.0.0.1:$redis_port/0" \
+    "$PYTHON" -m pytest --ignore=games/rules/tests "$@" || postgres_status=$?
+
+echo "=== SQLite run: exit $sqlite_status; PostgreSQL + Redis run: exit $postgres_status"
+if [ "$sqlite_status" -ne 0 ] || [ "$postgres_status" -ne 0 ]; then
+    exit 1
+fi
