@@ -1,9 +1,9 @@
 """The rules engine of Full Set: plain Python, no Django.
 
-    state = new_game(2, seed=7)
-    for move in legal_moves(state, seat): ...
-    state, events = apply(state, seat, move)
-    view_for(state, seat)
+state = new_game(2, seed=7)
+for move in legal_moves(state, seat): ...
+state, events = apply(state, seat, move)
+view_for(state, seat)
 """
 
 from .cards import CARD_KINDS, COLOURS, FULL_SET, KIND_BY_ID, build_deck
@@ -11,10 +11,8 @@ from .engine import (
     abandon,
     apply,
     awaiting,
-    check_payment,
     choices,
     default_move,
-    least_overpay,
     legal_moves,
     new_game,
     outcome,
@@ -22,6 +20,7 @@ from .engine import (
 )
 from .moves import Choice, IllegalMove, Move
 from .observe import event_for, view_for
+from .payment import check_payment, least_overpay
 from .state import GameState, Options
 
 __all__ = [

@@ -35,7 +35,9 @@ def random_payment(state, choice, rng):
             value = deck[card].value
             if paid - value < amount:
                 continue
-            if card in hotel_of.values() and any(h in chosen and hotel_of[h] == card for h in hotel_of):
+            if card in hotel_of.values() and any(
+                h in chosen and hotel_of[h] == card for h in hotel_of
+            ):
                 continue
             chosen.remove(card)
             paid -= value

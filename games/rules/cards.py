@@ -86,11 +86,45 @@ class CardKind:
 def _kinds():
     kinds = []
     for value, count, extra in ((1, 6, 1), (2, 5, 1), (3, 3, 1), (4, 3, 1), (5, 2, 1), (10, 1, 0)):
-        kinds.append(CardKind(f"{value}M", MONEY, value, f"{value}M", f"{value}百万" if value < 10 else "1千万", (), "", count, extra))
-    property_counts = {BROWN: 2, LIGHT_BLUE: 3, PINK: 3, ORANGE: 3, RED: 3, YELLOW: 3, GREEN: 3, DARK_BLUE: 2, RAILROAD: 4, UTILITY: 2}
+        kinds.append(
+            CardKind(
+                f"{value}M",
+                MONEY,
+                value,
+                f"{value}M",
+                f"{value}百万" if value < 10 else "1千万",
+                (),
+                "",
+                count,
+                extra,
+            )
+        )
+    property_counts = {
+        BROWN: 2,
+        LIGHT_BLUE: 3,
+        PINK: 3,
+        ORANGE: 3,
+        RED: 3,
+        YELLOW: 3,
+        GREEN: 3,
+        DARK_BLUE: 2,
+        RAILROAD: 4,
+        UTILITY: 2,
+    }
     for colour, count in property_counts.items():
         en, zh, _rent, value = COLOUR_TABLE[colour]
-        kinds.append(CardKind(colour, PROPERTY, value, f"{en.capitalize()} property", f"{zh}物业", (colour,), "", count))
+        kinds.append(
+            CardKind(
+                colour,
+                PROPERTY,
+                value,
+                f"{en.capitalize()} property",
+                f"{zh}物业",
+                (colour,),
+                "",
+                count,
+            )
+        )
     wilds = (
         ((LIGHT_BLUE, BROWN), 1, 1, 1),
         ((LIGHT_BLUE, RAILROAD), 4, 1, 0),
@@ -104,10 +138,20 @@ def _kinds():
         a, b = (COLOUR_TABLE[c] for c in colours)
         kinds.append(
             CardKind(
-                "/".join(colours), PROPERTY, value, f"Wild {a[0]}/{b[0]}", f"{a[1]}+{b[1]}双色多功能物业", colours, "", count, extra
+                "/".join(colours),
+                PROPERTY,
+                value,
+                f"Wild {a[0]}/{b[0]}",
+                f"{a[1]}+{b[1]}双色多功能物业",
+                colours,
+                "",
+                count,
+                extra,
             )
         )
-    kinds.append(CardKind("any", WILD_ANY, 0, "Multicolour wild", "彩色多功能物业", COLOURS, "", 2, 2))
+    kinds.append(
+        CardKind("any", WILD_ANY, 0, "Multicolour wild", "彩色多功能物业", COLOURS, "", 2, 2)
+    )
     actions = (
         (DEAL_BREAKER, 5, "Deal Breaker", "物业接管", 2, 0),
         (JUST_SAY_NO, 4, "Just Say No", "作出反对", 3, 0),
@@ -127,12 +171,29 @@ def _kinds():
     )
     for effect, value, en, zh, count, extra in actions:
         kinds.append(CardKind(effect, ACTION, value, en, zh, (), effect, count, extra))
-    for colours in ((LIGHT_BLUE, BROWN), (PINK, ORANGE), (RED, YELLOW), (DARK_BLUE, GREEN), (RAILROAD, UTILITY)):
+    for colours in (
+        (LIGHT_BLUE, BROWN),
+        (PINK, ORANGE),
+        (RED, YELLOW),
+        (DARK_BLUE, GREEN),
+        (RAILROAD, UTILITY),
+    ):
         a, b = (COLOUR_TABLE[c] for c in colours)
         kinds.append(
-            CardKind("rent:" + "/".join(colours), RENT_CARD, 1, f"Rent {a[0]}/{b[0]}", f"{a[1]}+{b[1]}租金", colours, RENT, 2)
+            CardKind(
+                "rent:" + "/".join(colours),
+                RENT_CARD,
+                1,
+                f"Rent {a[0]}/{b[0]}",
+                f"{a[1]}+{b[1]}租金",
+                colours,
+                RENT,
+                2,
+            )
         )
-    kinds.append(CardKind("rent:any", RENT_CARD, 3, "Rent, any colour", "彩色租金", COLOURS, RENT, 3))
+    kinds.append(
+        CardKind("rent:any", RENT_CARD, 3, "Rent, any colour", "彩色租金", COLOURS, RENT, 3)
+    )
     return tuple(kinds)
 
 

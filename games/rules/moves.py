@@ -126,17 +126,19 @@ def _is_int(value):
 
 def is_well_formed(move):
     """Return whether `move` has the shape of a Move, whatever its meaning."""
-    return (
-        type(move) is Move
-        and move.kind in KINDS
-        and _is_int(move.card)
-        and _is_int(move.share)
-        and isinstance(move.colour, str)
-        and type(move.targets) is tuple
-        and type(move.cards) is tuple
-        and all(_is_int(x) for x in move.targets)
-        and all(_is_int(x) for x in move.cards)
-    )
+    if type(move) is not Move or move.kind not in KINDS:
+        return False
+    if type(move.card) is not int or type(move.share) is not int or type(move.colour) is not str:
+        return False
+    if type(move.targets) is not tuple or type(move.cards) is not tuple:
+        return False
+    for x in move.targets:
+        if type(x) is not int:
+            return False
+    for x in move.cards:
+        if type(x) is not int:
+            return False
+    return True
 
 
 class Choice(NamedTuple):
@@ -155,4 +157,10 @@ class Choice(NamedTuple):
     share: int = -1
 
     def to_json(self):
-        return {"kind": self.kind, "eligible": list(self.eligible), "amount": self.amount, "count": self.count, "share": self.share}
+        return {
+            "kind": self.kind,
+            "eligible": list(self.eligible),
+            "amount": self.amount,
+            "count": self.count,
+            "share": self.share,
+        }

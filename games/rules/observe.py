@@ -1,7 +1,8 @@
 """What one player (or a spectator) may see of a game: the only data that leaves the engine."""
 
 from .cards import FULL_SET, rent_for
-from .engine import awaiting, choices, complete_colours, legal_moves, outcome, sets_to_win
+from .engine import awaiting, choices, legal_moves, outcome
+from .table import complete_colours, sets_to_win
 
 
 def card_json(state, card):
@@ -80,7 +81,10 @@ def view_for(state, seat=None):
         "discard": [card_json(state, c) for c in state.discard],
         "players": players,
         "pending": pending,
-        "awaiting": [{"seat": s, "decision": d, "share": sh if sh >= 0 else None} for s, d, sh in awaiting(state)],
+        "awaiting": [
+            {"seat": s, "decision": d, "share": sh if sh >= 0 else None}
+            for s, d, sh in awaiting(state)
+        ],
         "outcome": outcome(state),
         "hand": None,
         "moves": [],

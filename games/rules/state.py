@@ -102,7 +102,12 @@ class Player:
 
     @classmethod
     def from_json(cls, data):
-        return cls(list(data["hand"]), list(data["bank"]), [PropertySet.from_json(s) for s in data["sets"]], data["jailed"])
+        return cls(
+            list(data["hand"]),
+            list(data["bank"]),
+            [PropertySet.from_json(s) for s in data["sets"]],
+            data["jailed"],
+        )
 
 
 class Share:
@@ -163,7 +168,15 @@ class Pending:
         shares = {}
         for origin, debtor, jsn, transferred_by in data["shares"]:
             shares[origin] = Share(origin, debtor, jsn, transferred_by)
-        return cls(data["effect"], data["actor"], data["card"], data["colour"], data["amount"], tuple(data["cards"]), shares)
+        return cls(
+            data["effect"],
+            data["actor"],
+            data["card"],
+            data["colour"],
+            data["amount"],
+            tuple(data["cards"]),
+            shares,
+        )
 
 
 class GameState:

@@ -1,0 +1,164 @@
+"""Paying debts (RULES.md section 4) and the least-overpaying default payment."""
+
+from .cards import (
+    WILD_ANY,
+)
+from .moves import (
+    IllegalMove,
+    _,
+)
+from .table import add_property, set_of, tidy_sets
+
+# --- paying --------------------------------------------------------------------------------
+
+
+def payable_cards(state, player):
+    """Return what a debtor can pay with: bank, then table properties and buildings."""
+    deck = state.deck
+    cards = list(player.bank)
+    for s in player.sets:
+        for card in s.cards:
+            if deck[card].category != WILD_ANY:
+                cards.append(card)
+        if s.house >= 0:
+            cards.append(s.house)
+        if s.hotel >= 0:
+            cards.append(s.hotel)
+    return cards
+
+
+def worth(state, cards):
+    deck = state.deck
+    return sum(deck[c].value for c in cards)
+
+
+def check_payment(state, debtor, amount, cards):
+    """Raise IllegalMove unless `cards` is a payment of `amount` that RULES.md section 4 allows."""
+    _check_payment(state, debtor, amount, tuple(cards))
+
+
+def _check_payment(state, debtor, amount, cards):
+    player = state.players[debtor]
+    deck = state.deck
+    payable = payable_cards(state, player)
+    if len(set(cards)) != len(cards):
+        raise IllegalMove(_("Each card can be paid only once."))
+    allowed = set(payable)
+    for card in cards:
+        if card not in allowed:
+            if (
+                0 <= card < len(deck)
+                and deck[card].category == WILD_ANY
+                and set_of(player, card) is not None
+            ):
+                raise IllegalMove(_("A multicolour wild has no money value and cannot pay a debt."))
+            raise IllegalMove(_("You can only pay with cards from your bank and your table."))
+    total = worth(state, payable)
+    if total <= amount:
+        if len(cards) != len(payable):
+            raise IllegalMove(
+                _("You cannot cover %(amount)dM, so you pay with everything you can: %(total)dM."),
+                amount=amount,
+                total=total,
+            )
+    else:
+        paid = worth(state, cards)
+        if paid < amount:
+            raise IllegalMove(
+                _("That is %(paid)dM; you owe %(amount)dM."), paid=paid, amount=amount
+            )
+        # Ruling: no card that could be left out while still covering the amount.
+        if paid - min(deck[c].value for c in cards) >= amount:
+            raise IllegalMove(
+                _(
+                    "You could leave a card out and still pay %(amount)dM: choose only the cards you need."
+                ),
+                amount=amount,
+            )
+    chosen = set(cards)
+    for s in player.sets:
+        if s.hotel >= 0 and s.house in chosen and s.hotel not in chosen:
+            raise IllegalMove(_("A Hotel must be paid before the House of the same set."))
+
+
+def pay(state, debtor, receiver, cards, amount, events):
+    payer = state.players[debtor]
+    payee = state.players[receiver]
+    properties = []
+    broken = set()
+    for card in cards:
+        if card in payer.bank:
+            payer.bank.remove(card)
+            payee.bank.append(card)
+            continue
+        for s in payer.sets:
+            if s.house == card:
+                s.house = -1
+                payee.bank.append(card)  # Ruling: buildings paid arrive as money.
+                break
+            if s.hotel == card:
+                s.hotel = -1
+                payee.bank.append(card)
+                break
+            if card in s.cards:
+                s.cards.remove(card)
+                properties.append((card, s.colour))
+                broken.add(s.colour)
+                break
+    events.append(
+        {
+            "type": "pay",
+            "seat": debtor,
+            "to": receiver,
+            "cards": list(cards),
+            "amount": amount,
+            "paid": worth(state, cards),
+        }
+    )
+    tidy_sets(state, debtor, broken, events)
+    for card, colour in properties:
+        add_property(payee, card, colour)
+
+
+def least_overpay(state, debtor, amount):
+    """Return the payment of RULES.md section 11: the valid selection that overpays least.
+
+    Ties go to the selection with fewer table cards (bank before properties),
+    then fewer cards.
+    """
+    player = state.players[debtor]
+    deck = state.deck
+    payable = payable_cards(state, player)
+    if worth(state, payable) <= amount:
+        return tuple(payable)
+    # Each item is a list of alternatives (cards, value, table cards); a House and the
+    # Hotel above it form one item, since the Hotel must be paid before the House.
+    items = [[((c,), deck[c].value, 0)] for c in player.bank]
+    for s in player.sets:
+        for c in s.cards:
+            if deck[c].category != WILD_ANY:
+                items.append([((c,), deck[c].value, 1)])
+        if s.hotel >= 0:
+            hotel = deck[s.hotel].value
+            items.append(
+                [((s.hotel,), hotel, 1), ((s.hotel, s.house), hotel + deck[s.house].value, 2)]
+            )
+        elif s.house >= 0:
+            items.append([((s.house,), deck[s.house].value, 1)])
+    cap = amount + max(alt[1] for item in items for alt in item)
+    best = {0: (0, 0, ())}
+    for item in items:
+        grown = dict(best)
+        for total, (table, count, chosen) in best.items():
+            if total >= amount:
+                continue
+            for cards, value, on_table in item:
+                reached = total + value
+                if reached > cap:
+                    continue
+                candidate = (table + on_table, count + len(cards), chosen + cards)
+                known = grown.get(reached)
+                if known is None or candidate[:2] < known[:2]:
+                    grown[reached] = candidate
+        best = grown
+    return best[min(t for t in best if t >= amount)][2]
