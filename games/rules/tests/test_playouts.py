@@ -79,7 +79,9 @@ def test_it_keeps_the_table_invariants_over_thousands_of_games():
         players = 2 + game % 9
         options = OPTIONS[game % 5]
         if options.built_sets and game % 20 > 1:
-            options = OPTIONS[game % 3]  # built-sets games run long (to a stalemate): a few are enough
+            options = OPTIONS[
+                game % 3
+            ]  # built-sets games run long (to a stalemate): a few are enough
         state = new_game(players, game, options)
         checked = CheckEveryMove()
         play_random_game(state, rng, checked)
