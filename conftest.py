@@ -1,0 +1,79 @@
+"""Fixtures shared by every app's tests: a live ASGI server and a headless browser."""
+
+import os
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+
+
+def _fresh_connections():
+    """Run in the forked server: open its own database connections (never the parent's)."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.inc_thread_sharing()
+        connection.close()
+        connection.dec_thread_sharing()
+
+
+@pytest.fixture
+def live_asgi_server(transactional_db, django_db_blocker):
+    """Serve the whole ASGI application (HTTP and WebSockets) from a Daphne process.
+
+    pytest-django's live_server is WSGI-only and cannot serve sockets. The
+    server is forked after the test database exists, so it uses that
+    database as it is (the settings already name it; Channels' own helper
+    would prefix "test_" once more on PostgreSQL).
+    """
+    from channels.testing.live import make_application
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    with django_db_blocker.unblock():
+        server = DaphneProcess(
+            "127.0.0.1",
+            partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+            setup=_fresh_connections,
+        )
+        server.start()
+        if not server.ready.wait(timeout=30):
+            server.terminate()
+            raise RuntimeError("The live ASGI server did not start.")
+    yield f"http://127.0.0.1:{server.port.value}"
+    server.terminate()
+    server.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls
+    # the tests make meanwhile are still plain synchronous calls.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+@pytest.fixture
+def screenshot_dir():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
