@@ -225,7 +225,7 @@ class GameState:
 
     @property
     def round(self):
-        return self.turns // len(self.seats) + 1 if self.turns else 0
+        return (self.turns - 1) // len(self.seats) + 1 if self.turns else 0
 
     def to_json(self):
         return {
