@@ -295,37 +295,20 @@ def _play_rent(state, seat, move, kind, events):
 
 
 def _play_sly_deal(state, seat, move, kind, events):
+    """Sly Deal takes one property, Double Sly Deal two, from one player's incomplete sets."""
     no_extras(move, targets=False, cards=False)
-    if len(move.cards) != 1:
-        raise IllegalMove(_("Choose one property to take."))
-    target = _loose_card_owner(state, seat, move, move.cards[0], kind)
-    require_plays(state, 1)
-    _spend(state, seat, move.card)
-    _begin(
-        state,
-        Pending(SLY_DEAL, seat, move.card, cards=move.cards),
-        (target,),
-        events,
-        cards=list(move.cards),
-    )
-
-
-def _play_double_sly_deal(state, seat, move, kind, events):
-    no_extras(move, targets=False, cards=False)
-    if len(move.cards) != 2 or move.cards[0] == move.cards[1]:
+    count = 2 if kind.effect == DOUBLE_SLY_DEAL else 1
+    if len(move.cards) != count or len(set(move.cards)) != count:
+        if count == 1:
+            raise IllegalMove(_("Choose one property to take."))
         raise IllegalMove(_("Choose two properties to take."))
-    target = _loose_card_owner(state, seat, move, move.cards[0], kind)
-    if _loose_card_owner(state, seat, move, move.cards[1], kind) != target:
+    owners = {_loose_card_owner(state, seat, move, card, kind) for card in move.cards}
+    if len(owners) > 1:
         raise IllegalMove(_("Both properties must belong to the same player."))
     require_plays(state, 1)
     _spend(state, seat, move.card)
-    _begin(
-        state,
-        Pending(DOUBLE_SLY_DEAL, seat, move.card, cards=move.cards),
-        (target,),
-        events,
-        cards=list(move.cards),
-    )
+    pending = Pending(kind.effect, seat, move.card, cards=move.cards)
+    _begin(state, pending, tuple(owners), events, cards=list(move.cards))
 
 
 def _play_forced_deal(state, seat, move, kind, events):
@@ -631,7 +614,7 @@ _EFFECTS = {
     DEBT_COLLECTOR: _play_debt_collector,
     RENT: _play_rent,
     SLY_DEAL: _play_sly_deal,
-    DOUBLE_SLY_DEAL: _play_double_sly_deal,
+    DOUBLE_SLY_DEAL: _play_sly_deal,
     FORCED_DEAL: _play_forced_deal,
     DEAL_BREAKER: _play_deal_breaker,
     HOUSE: _play_building,

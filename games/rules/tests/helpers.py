@@ -66,3 +66,20 @@ def pick(state, name, *places):
         nth = sum(1 for p in places[: len(picked)] if p == spec)
         picked.append(card_in(state, name, place, kind_id, nth))
     return tuple(picked)
+
+
+def table(state, seat):
+    """The table of `seat` as a sorted list of (colour, sorted kind ids, buildings)."""
+    found = []
+    for s in state.players[seat].sets:
+        buildings = [state.deck[b].id for b in (s.house, s.hotel) if b >= 0]
+        found.append((s.colour, sorted(kinds(state, s.cards)), buildings))
+    return sorted(found)
+
+
+def bank(state, seat):
+    return sorted(kinds(state, state.players[seat].bank))
+
+
+def hand(state, seat):
+    return sorted(kinds(state, state.players[seat].hand))

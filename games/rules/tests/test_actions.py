@@ -5,30 +5,9 @@ import pytest
 from games.rules import KIND_BY_ID, Choice, Move, apply, awaiting, build_deck, choices, legal_moves
 from games.rules.position import card_in, position
 
-from .helpers import assert_rejected
+from .helpers import assert_rejected, bank, hand, kinds, table
 
 ALICE, BOB, CAROL = 0, 1, 2
-
-
-def kinds(state, cards):
-    return [state.deck[c].id for c in cards]
-
-
-def table(state, seat):
-    """The table of `seat` as a sorted list of (colour, sorted kind ids, buildings)."""
-    found = []
-    for s in state.players[seat].sets:
-        buildings = [state.deck[b].id for b in (s.house, s.hotel) if b >= 0]
-        found.append((s.colour, sorted(kinds(state, s.cards)), buildings))
-    return sorted(found)
-
-
-def bank(state, seat):
-    return sorted(kinds(state, state.players[seat].bank))
-
-
-def hand(state, seat):
-    return sorted(kinds(state, state.players[seat].hand))
 
 
 def play_moves_of(state, seat, card):

@@ -15,31 +15,10 @@ from games.rules import (
 from games.rules.position import card_in, position
 from games.rules.state import Rng
 
-from .helpers import assert_rejected
+from .helpers import assert_rejected, bank, hand, table
 from .invariants import check_views
 
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3
-
-
-def kinds(state, cards):
-    return [state.deck[c].id for c in cards]
-
-
-def table(state, seat):
-    """The table of `seat` as a sorted list of (colour, sorted kind ids, buildings)."""
-    found = []
-    for s in state.players[seat].sets:
-        buildings = [state.deck[b].id for b in (s.house, s.hotel) if b >= 0]
-        found.append((s.colour, sorted(kinds(state, s.cards)), buildings))
-    return sorted(found)
-
-
-def bank(state, seat):
-    return sorted(kinds(state, state.players[seat].bank))
-
-
-def hand(state, seat):
-    return sorted(kinds(state, state.players[seat].hand))
 
 
 # --- the card table of section 8 ---------------------------------------------------------------
