@@ -1,0 +1,548 @@
+"""What the table templates see: one player's view of a game, ready to draw.
+
+Everything the templates get is derived from `rules.view_for(state, seat)`
+(the only data that leaves the engine) and the players' names: the
+GameState itself never reaches a template, so another player's hand or the
+order of the draw pile cannot leak into a page, an htmx response or a
+socket message.
+"""
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _, ngettext
+
+from games import rules
+from games.cardnames import colour_name, kind_name
+from games.log import move_log
+from games.rules.cards import (
+    BIRTHDAY,
+    COLOURS,
+    DEAL_BREAKER,
+    DEBT_COLLECTOR,
+    DOUBLE_RENT,
+    DOUBLE_SLY_DEAL,
+    FORCED_DEAL,
+    HEIR,
+    HOTEL,
+    HOUSE,
+    JAIL,
+    JUST_SAY_NO,
+    KIND_BY_ID,
+    PASS_GO,
+    RENT,
+    RENT_TRANSFER,
+    SLY_DEAL,
+    SPEEDING,
+    build_deck,
+    decks_for,
+)
+
+# The fragments of the table page, by id: sent together after every move.
+FRAGMENTS = ("status", "board", "hand", "log")
+
+MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
+
+
+def player_name(user):
+    """Return the name other players see."""
+    return user.display_name or user.get_username()
+
+
+def table_context(game, user, log_length=15):
+    """Return the template context of `game`'s table as `user` sees it."""
+    seats = list(game.seats.select_related("user"))
+    names = {seat.user_id: player_name(seat.user) for seat in seats}
+    seat = next((s.position for s in seats if s.user_id == user.id), None)
+    context = {
+        "code": game.code,
+        "version": game.version,
+        "status": game.status,
+        "seat": seat,
+        # The review page comes later; its address is fixed already.
+        "review_url": f"/games/{game.code}/review/",
+        "move_url": reverse("games:move", args=[game.code]),
+        "socket_url": f"/ws/games/{game.code}/",
+        "table": None,
+    }
+    if game.snapshot is None:
+        return context
+    view = rules.view_for(game.state(), seat)
+    table = present(view, names)
+    table["log"] = move_log(game, table["names"], view_deck(view), log_length)
+    context["table"] = table
+    return context
+
+
+def render_fragments(context, messages=(), request=None):
+    """Render the table's fragments as out-of-band swaps (htmx responses, socket messages)."""
+    context = dict(context, oob=True, flash=list(messages))
+    names = FRAGMENTS + (("flash",) if request is not None else ())
+    return "\n".join(
+        render_to_string(f"games/table.html#{name}", context, request=request) for name in names
+    )
+
+
+def view_deck(view):
+    """Return the card kinds by card id: public knowledge, the same for every game of this size."""
+    return build_deck(decks_for(len(view["players"])), view["options"]["enhanced"])
+
+
+# --- cards -------------------------------------------------------------------------------------
+
+
+def card(data, as_colour=""):
+    """Return a card of the view (id, kind, value) with what it takes to draw it."""
+    kind = KIND_BY_ID[data["kind"]]
+    rainbow = len(kind.colours) == len(COLOURS)
+    colours = [] if rainbow else list(kind.colours)
+    if as_colour in colours:
+        # A wild on the table shows the colour it stands for first.
+        colours.remove(as_colour)
+        colours.insert(0, as_colour)
+    return {
+        "id": data["id"],
+        "kind": kind.id,
+        "value": data["value"],
+        "name": kind_name(kind.id),
+        "category": kind.category,
+        "colours": colours,
+        "rainbow": rainbow,
+        "wild": kind.is_wild,
+        "as_colour": as_colour,
+        "as_colour_name": colour_name(as_colour) if as_colour else "",
+    }
+
+
+# --- the whole table -------------------------------------------------------------------------
+
+
+def present(view, user_names):
+    """Return the template data of one view; `user_names` maps player ids to names."""
+    names = [
+        user_names.get(p["player"], _("Player %(n)d") % {"n": p["seat"] + 1})
+        for p in view["players"]
+    ]
+    me = view["seat"]
+    places = {}  # table card id -> (owner seat, colour it stands for)
+    cards = {}  # every visible card by id
+    for p in view["players"]:
+        for s in p["sets"]:
+            for c in s["cards"]:
+                places[c["id"]] = (p["seat"], s["colour"])
+                cards[c["id"]] = card(c, s["colour"])
+            for building in (s["house"], s["hotel"]):
+                if building:
+                    cards[building["id"]] = card(building)
+        for c in p["bank"]:
+            cards[c["id"]] = card(c)
+    for c in view["hand"] or ():
+        cards[c["id"]] = card(c)
+    helper = _Labels(view, names, cards, places)
+    moves_by_card = {}
+    other_moves = []
+    for move in view["moves"]:
+        if move["kind"] in ("bank", "lay", "play"):
+            moves_by_card.setdefault(move["card"], []).append(move)
+        else:
+            other_moves.append(move)
+
+    players = [_player(view, p, names, helper) for p in view["players"]]
+    opponents = players[me + 1 :] + players[:me] if me is not None else players
+    hand = None
+    if view["hand"] is not None:
+        hand = []
+        for c in view["hand"]:
+            drawn = cards[c["id"]]
+            entry = {"card": drawn, "controls": [], "note": ""}
+            for move in moves_by_card.get(c["id"], ()):
+                entry["controls"].append(helper.control(move))
+            effect = KIND_BY_ID[drawn["kind"]].effect
+            if view["moves"] and effect == DOUBLE_RENT:
+                entry["note"] = _("Played together with a rent card: see the rent card.")
+            elif effect in (JUST_SAY_NO, RENT_TRANSFER):
+                entry["note"] = _("Played in answer to an action aimed at you.")
+            hand.append(entry)
+    discard = view["discard"]
+    return {
+        "names": names,
+        "me": players[me] if me is not None else None,
+        "opponents": opponents,
+        "players": players,
+        "hand": hand,
+        "draw_count": view["draw_count"],
+        "discard_top": card(discard[-1]) if discard else None,
+        "discard_count": len(discard),
+        "sets_to_win": view["sets_to_win"],
+        "round": view["round"],
+        "plays_left": view["plays_left"],
+        "current_name": names[view["current"]],
+        "my_turn": me is not None and view["current"] == me and view["phase"] == "play",
+        "over": view["outcome"] is not None,
+        "outcome": _outcome(view, names),
+        "pending": _pending(view, names, cards, places),
+        "waiting": _waiting(view, names),
+        "prompt": _prompt(view, names, cards, helper, other_moves),
+    }
+
+
+def _player(view, p, names, helper):
+    seat = p["seat"]
+    mine = seat == view["seat"]
+    sets = []
+    for s in p["sets"]:
+        set_cards = []
+        for c in s["cards"]:
+            drawn = card(c, s["colour"])
+            controls = []
+            if mine:
+                controls = [
+                    helper.control(m)
+                    for m in view["moves"]
+                    if m["kind"] == "move_wild" and m["card"] == c["id"]
+                ]
+            set_cards.append({"card": drawn, "controls": controls})
+        sets.append(
+            {
+                "colour": s["colour"],
+                "colour_name": colour_name(s["colour"]),
+                "cards": set_cards,
+                "count": len(s["cards"]),
+                "size": s["size"],
+                "complete": s["complete"],
+                "rent": s["rent"],
+                "house": card(s["house"]) if s["house"] else None,
+                "hotel": card(s["hotel"]) if s["hotel"] else None,
+            }
+        )
+    # A player deciding outside their own play phase: answering, paying, discarding.
+    awaited = [a for a in view["awaiting"] if a["seat"] == seat and a["decision"] != "play"]
+    return {
+        "seat": seat,
+        "name": names[seat],
+        "is_me": mine,
+        "hand_count": p["hand_count"],
+        "hand_backs": range(min(p["hand_count"], 12)),
+        "bank": [card(c) for c in p["bank"]],
+        "bank_total": p["bank_total"],
+        "sets": sets,
+        "complete_count": len(p["complete_colours"]),
+        "jailed": p["jailed"],
+        "is_current": view["current"] == seat and view["outcome"] is None,
+        "awaited": bool(awaited),
+        "winner": (view["outcome"] or {}).get("winner") == seat,
+    }
+
+
+def _outcome(view, names):
+    outcome = view["outcome"]
+    if outcome is None:
+        return ""
+    winner = outcome["winner"]
+    if winner is not None:
+        count = len(view["players"][winner]["complete_colours"])
+        return ngettext(
+            "%(name)s won with %(count)d complete set",
+            "%(name)s won with %(count)d complete sets",
+            count,
+        ) % {"name": names[winner], "count": count}
+    reason = outcome["reason"]
+    if reason == "stalemate":
+        return _("No winner: stalemate")
+    if reason == "round_limit":
+        return _("No winner: the round limit was reached")
+    if reason == "abandoned":
+        return _("No winner: the players left the table")
+    return _("No winner")
+
+
+def _waiting(view, names):
+    """Return who the game waits for, in words, one line per decision."""
+    lines = []
+    for a in view["awaiting"]:
+        name = names[a["seat"]]
+        if a["decision"] == "play":
+            text = _("%(name)s is playing") % {"name": name}
+        elif a["decision"] == "discard":
+            text = _("%(name)s is choosing cards to put back (hand limit 7)") % {"name": name}
+        elif a["decision"] == "counter":
+            text = _("%(name)s may answer the Just Say No") % {"name": name}
+        else:
+            text = _("%(name)s must answer") % {"name": name}
+        lines.append({"seat": a["seat"], "text": text, "is_me": a["seat"] == view["seat"]})
+    return lines
+
+
+def _pending(view, names, cards, places):
+    """Return the action waiting for answers, one line per player it aims at."""
+    pending = view["pending"]
+    if pending is None:
+        return None
+    actor = names[pending["actor"]]
+    taken = [cards.get(c["id"]) or card(c) for c in pending["cards"]]
+    shares = []
+    for share in pending["shares"]:
+        debtor = names[share["debtor"]]
+        text = _pending_text(pending, actor, debtor, taken, places)
+        notes = []
+        if share["transferred_by"] is not None:
+            notes.append(
+                _("%(name)s passed it on with Rent Transfer")
+                % {"name": names[share["transferred_by"]]}
+            )
+        if share["just_say_nos"]:
+            notes.append(
+                ngettext(
+                    "%(count)d Just Say No played",
+                    "%(count)d Just Say Nos played",
+                    share["just_say_nos"],
+                )
+                % {"count": share["just_say_nos"]}
+            )
+            if share["just_say_nos"] % 2:
+                notes.append(_("the action is cancelled unless answered"))
+        shares.append(
+            {
+                "origin": share["origin"],
+                "text": text,
+                "notes": notes,
+                "awaiting": names[share["awaiting"]],
+            }
+        )
+    return {
+        "card": card(pending["card"]),
+        "actor": actor,
+        "effect": pending["effect"],
+        "shares": shares,
+    }
+
+
+def _pending_text(pending, actor, debtor, taken, places):
+    effect = pending["effect"]
+    params = {"actor": actor, "debtor": debtor, "amount": pending["amount"]}
+    if effect == RENT:
+        params["colour"] = colour_name(pending["colour"])
+        return _("%(actor)s charges %(debtor)s %(amount)dM rent for %(colour)s") % params
+    if effect == BIRTHDAY:
+        return _("It is %(actor)s's birthday: %(debtor)s pays %(amount)dM") % params
+    if effect == DEBT_COLLECTOR:
+        return _("%(actor)s collects a %(amount)dM debt from %(debtor)s") % params
+    if effect == SLY_DEAL:
+        params["card"] = taken[0]["name"]
+        return _("%(actor)s takes %(card)s from %(debtor)s") % params
+    if effect == DOUBLE_SLY_DEAL:
+        params["card"], params["other"] = taken[0]["name"], taken[1]["name"]
+        return _("%(actor)s takes %(card)s and %(other)s from %(debtor)s") % params
+    if effect == FORCED_DEAL:
+        params["give"], params["take"] = taken[0]["name"], taken[1]["name"]
+        return _("%(actor)s swaps their %(give)s for %(debtor)s's %(take)s") % params
+    if effect == DEAL_BREAKER:
+        _owner, colour = places.get(taken[0]["id"], (None, ""))
+        params["colour"] = colour_name(colour) if colour else ""
+        return _("%(actor)s takes %(debtor)s's complete %(colour)s set") % params
+    if effect == JAIL:
+        return _("%(actor)s sends %(debtor)s to jail") % params
+    if effect == HEIR:
+        return _("%(actor)s takes a random card from %(debtor)s's hand") % params
+    if effect == SPEEDING:
+        return _("%(actor)s makes %(debtor)s discard a card") % params
+    return _("%(actor)s played an action against %(debtor)s") % params
+
+
+def _prompt(view, names, cards, helper, other_moves):
+    """Return the decisions the viewer faces now, each with its controls."""
+    me = view["seat"]
+    if me is None or view["outcome"] is not None:
+        return None
+    prompt = {"end_turn": None, "discard": None, "answers": []}
+    for move in other_moves:
+        if move["kind"] == "end":
+            prompt["end_turn"] = helper.control(move)
+    for choice in view["choices"]:
+        if choice["kind"] == "discard":
+            prompt["discard"] = {
+                "count": choice["count"],
+                "cards": [cards[c] for c in choice["eligible"]],
+            }
+    pending = view["pending"]
+    for a in view["awaiting"]:
+        if a["seat"] != me or a["share"] is None:
+            continue
+        share = next(s for s in pending["shares"] if s["origin"] == a["share"])
+        answer = {
+            "share": a["share"],
+            "counter": a["decision"] == "counter",
+            "text": _pending_text(
+                pending,
+                names[pending["actor"]],
+                names[share["debtor"]],
+                [cards.get(c["id"]) or card(c) for c in pending["cards"]],
+                helper.places,
+            ),
+            "card": card(pending["card"]),
+            "controls": [
+                helper.control(m)
+                for m in other_moves
+                if m.get("share") == a["share"] and m["kind"] != "move_wild"
+            ],
+            "pay": None,
+        }
+        for choice in view["choices"]:
+            if choice["kind"] == "pay" and choice["share"] == a["share"]:
+                answer["pay"] = {
+                    "amount": choice["amount"],
+                    "cards": [cards[c] for c in choice["eligible"]],
+                    "available": sum(cards[c]["value"] for c in choice["eligible"]),
+                }
+        prompt["answers"].append(answer)
+    if not (prompt["end_turn"] or prompt["discard"] or prompt["answers"]):
+        return None
+    return prompt
+
+
+class _Labels:
+    """Readable labels for legal moves, and the form fields that make each one."""
+
+    def __init__(self, view, names, cards, places):
+        self.view = view
+        self.names = names
+        self.cards = cards
+        self.places = places
+        self.kinds = {c["id"]: c["kind"] for c in view["hand"] or ()}
+        self.kinds.update({cid: c["kind"] for cid, c in cards.items()})
+        me = view["seat"]
+        self.rents = {}
+        if me is not None:
+            for s in view["players"][me]["sets"]:
+                self.rents[s["colour"]] = max(self.rents.get(s["colour"], 0), s["rent"])
+
+    def kind_of(self, card_id):
+        return self.kinds[card_id]
+
+    def name_of(self, card_id):
+        return self.cards[card_id]["name"]
+
+    def control(self, move):
+        return {"label": self.label(move), "fields": fields(move), "kind": move["kind"]}
+
+    def label(self, move):
+        kind = move["kind"]
+        if kind == "end":
+            return _("End turn")
+        if kind == "bank":
+            return _("Bank it (%(value)dM)") % {"value": self.cards[move["card"]]["value"]}
+        if kind == "lay":
+            if len(KIND_BY_ID[self.kind_of(move["card"])].colours) > 1:
+                return _("Lay as %(colour)s") % {"colour": colour_name(move["colour"])}
+            return _("Lay on your table")
+        if kind == "move_wild":
+            return _("Move to %(colour)s") % {"colour": colour_name(move["colour"])}
+        if kind == "play":
+            return self._play_label(move)
+        if kind == "just_say_no":
+            return _("Just Say No!")
+        if kind == "transfer":
+            return _("Rent Transfer: %(name)s pays instead") % {
+                "name": self.names[move["targets"][0]]
+            }
+        if kind == "accept":
+            return self._accept_label(move)
+        return kind
+
+    def _play_label(self, move):
+        effect = KIND_BY_ID[self.kind_of(move["card"])].effect
+        targets = [self.names[t] for t in move.get("targets", [])]
+        chosen = move.get("cards", [])
+        if effect == PASS_GO:
+            return _("Play: draw 2 cards")
+        if effect == BIRTHDAY:
+            return _("Play: every other player pays you 2M")
+        if effect == DEBT_COLLECTOR:
+            return _("Collect 5M from %(name)s") % {"name": targets[0]}
+        if effect == RENT:
+            doubles = len(chosen)
+            params = {
+                "colour": colour_name(move["colour"]),
+                "amount": self.rents.get(move["colour"], 0) << doubles,
+            }
+            if targets:
+                params["name"] = targets[0]
+                text = _("Charge %(name)s %(amount)dM %(colour)s rent") % params
+            else:
+                text = _("Charge everyone %(amount)dM %(colour)s rent") % params
+            if doubles:
+                text += " " + ngettext(
+                    "(with %(count)d Double the Rent)",
+                    "(with %(count)d Double the Rent cards)",
+                    doubles,
+                ) % {"count": doubles}
+            return text
+        if effect == SLY_DEAL:
+            return _("Take %(card)s from %(name)s") % {
+                "card": self.name_of(chosen[0]),
+                "name": targets[0],
+            }
+        if effect == DOUBLE_SLY_DEAL:
+            return _("Take %(card)s and %(other)s from %(name)s") % {
+                "card": self.name_of(chosen[0]),
+                "other": self.name_of(chosen[1]),
+                "name": targets[0],
+            }
+        if effect == FORCED_DEAL:
+            return _("Swap your %(give)s for %(name)s's %(take)s") % {
+                "give": self.name_of(chosen[0]),
+                "take": self.name_of(chosen[1]),
+                "name": targets[0],
+            }
+        if effect == DEAL_BREAKER:
+            _owner, colour = self.places[chosen[0]]
+            return _("Take %(name)s's complete %(colour)s set") % {
+                "name": targets[0],
+                "colour": colour_name(colour),
+            }
+        if effect in (HOUSE, HOTEL):
+            _owner, colour = self.places[chosen[0]]
+            return _("Build on your %(colour)s set") % {"colour": colour_name(colour)}
+        if effect == JAIL:
+            return _("Send %(name)s to jail") % {"name": targets[0]}
+        if effect == HEIR:
+            return _("Take a random card from %(name)s's hand") % {"name": targets[0]}
+        if effect == SPEEDING:
+            if len(targets) == 2:
+                return _("Make %(name)s and %(other)s discard a card") % {
+                    "name": targets[0],
+                    "other": targets[1],
+                }
+            return _("Make %(name)s discard a card") % {"name": targets[0]}
+        return _("Play it")
+
+    def _accept_label(self, move):
+        pending = self.view["pending"]
+        share = next(s for s in pending["shares"] if s["origin"] == move["share"])
+        if share["just_say_nos"] % 2:
+            return _("Accept the Just Say No")
+        chosen = move.get("cards", [])
+        effect = pending["effect"]
+        if effect in MONEY_EFFECTS:
+            if chosen:
+                total = sum(self.cards[c]["value"] for c in chosen)
+                return _("Pay everything you can (%(total)dM)") % {"total": total}
+            return _("Accept (you have nothing to pay)")
+        if effect == SPEEDING:
+            if chosen:
+                return _("Discard %(card)s") % {"card": self.name_of(chosen[0])}
+            return _("Accept (your hand is empty)")
+        return _("Accept")
+
+
+def fields(move):
+    """Return the form fields (name, value) that post `move` (its JSON, field by field)."""
+    found = [("kind", move["kind"])]
+    if "card" in move:
+        found.append(("card", move["card"]))
+    if move.get("colour"):
+        found.append(("colour", move["colour"]))
+    found.extend(("targets", t) for t in move.get("targets", ()))
+    found.extend(("cards", c) for c in move.get("cards", ()))
+    if "share" in move:
+        found.append(("share", move["share"]))
+    return found

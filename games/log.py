@@ -1,0 +1,233 @@
+"""The last moves of a game in words, built from the move log and public card data.
+
+Nothing new is stored: a sentence is made from the move's JSON, the card
+kinds of its public card ids and, for answers, the action being answered
+(the latest "play" move before it). The cards of a discard to the bottom of
+the draw pile stay secret: only their number is told.
+"""
+
+from django.utils.translation import gettext as _, ngettext
+
+from games.cardnames import colour_name, kind_name
+from games.rules.cards import (
+    BIRTHDAY,
+    DEAL_BREAKER,
+    DEBT_COLLECTOR,
+    DOUBLE_SLY_DEAL,
+    FORCED_DEAL,
+    HEIR,
+    HOTEL,
+    HOUSE,
+    JAIL,
+    MONEY,
+    PASS_GO,
+    RENT,
+    SLY_DEAL,
+    SPEEDING,
+)
+
+MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
+
+
+def move_log(game, names, deck, length=15):
+    """Return the last `length` moves of `game` as [{"n", "seat", "text"}], oldest first.
+
+    `names` lists the players' names by seat, `deck` the card kinds by id.
+    """
+    moves = list(game.moves.order_by("-n")[:length])[::-1]
+    if not moves:
+        return []
+    # Answers need the action they answer: start telling from the latest play before the window.
+    start = game.moves.filter(n__lt=moves[0].n, move__kind="play").order_by("-n").first()
+    teller = _Teller(names, deck)
+    if start is not None:
+        for earlier in game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"):
+            teller.tell(earlier.seat, earlier.move)
+    lines = []
+    for m in moves:
+        text = teller.tell(m.seat, m.move)
+        if m.timeout:
+            text = _("%(text)s (out of time)") % {"text": text}
+        lines.append({"n": m.n, "seat": m.seat, "text": text})
+    return lines
+
+
+class _Teller:
+    """Turn moves into sentences, remembering the action being answered."""
+
+    def __init__(self, names, deck):
+        self.names = names
+        self.deck = deck
+        self.action = None  # (seat, move) of the latest action played
+        self.just_say_nos = {}  # share -> Just Say Nos played in its chain
+
+    def name(self, seat):
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "?"
+
+    def card(self, card_id):
+        if 0 <= card_id < len(self.deck):
+            return kind_name(self.deck[card_id].id)
+        return "?"
+
+    def cards(self, card_ids):
+        return ", ".join(str(self.card(c)) for c in card_ids)
+
+    def tell(self, seat, move):
+        kind = move.get("kind")
+        player = self.name(seat)
+        teller = getattr(self, f"_{kind}", None)
+        try:
+            if teller is not None:
+                return teller(seat, player, move)
+        except (KeyError, IndexError, TypeError):
+            pass  # A log entry this code cannot read must not break the table.
+        return _("%(player)s made a move") % {"player": player}
+
+    def _end(self, seat, player, move):
+        return _("%(player)s ended the turn") % {"player": player}
+
+    def _bank(self, seat, player, move):
+        kind = self.deck[move["card"]]
+        if kind.category == MONEY:
+            return _("%(player)s banked %(card)s") % {
+                "player": player,
+                "card": self.card(move["card"]),
+            }
+        return _("%(player)s banked %(card)s as %(value)dM") % {
+            "player": player,
+            "card": self.card(move["card"]),
+            "value": kind.value,
+        }
+
+    def _lay(self, seat, player, move):
+        params = {"player": player, "card": self.card(move["card"])}
+        if len(self.deck[move["card"]].colours) > 1:
+            params["colour"] = colour_name(move["colour"])
+            return _("%(player)s laid %(card)s as %(colour)s") % params
+        return _("%(player)s laid %(card)s") % params
+
+    def _move_wild(self, seat, player, move):
+        return _("%(player)s moved %(card)s to %(colour)s") % {
+            "player": player,
+            "card": self.card(move["card"]),
+            "colour": colour_name(move["colour"]),
+        }
+
+    def _discard(self, seat, player, move):
+        count = len(move.get("cards", ()))
+        return ngettext(
+            "%(player)s put %(count)d card on the bottom of the draw pile",
+            "%(player)s put %(count)d cards on the bottom of the draw pile",
+            count,
+        ) % {"player": player, "count": count}
+
+    def _play(self, seat, player, move):
+        kind = self.deck[move["card"]]
+        effect = kind.effect
+        if effect not in (PASS_GO, HOUSE, HOTEL):
+            self.action = (seat, move)
+            self.just_say_nos = {}
+        targets = move.get("targets", [])
+        chosen = move.get("cards", [])
+        params = {"player": player, "card": self.card(move["card"])}
+        if targets:
+            params["target"] = self.name(targets[0])
+        if effect == PASS_GO:
+            return _("%(player)s played Pass Go and drew 2 cards") % params
+        if effect == BIRTHDAY:
+            return _("%(player)s played It's My Birthday: every other player pays 2M") % params
+        if effect == DEBT_COLLECTOR:
+            return _("%(player)s played Debt Collector on %(target)s for 5M") % params
+        if effect == RENT:
+            params["colour"] = colour_name(move["colour"])
+            if targets:
+                text = _("%(player)s charged %(target)s %(colour)s rent") % params
+            else:
+                text = _("%(player)s charged everyone %(colour)s rent") % params
+            if chosen:
+                text += " " + ngettext("(doubled)", "(doubled %(count)d times)", len(chosen)) % {
+                    "count": len(chosen)
+                }
+            return text
+        if effect == SLY_DEAL:
+            params["taken"] = self.card(chosen[0])
+            return _("%(player)s played Sly Deal on %(target)s for %(taken)s") % params
+        if effect == DOUBLE_SLY_DEAL:
+            params["taken"] = self.cards(chosen)
+            return _("%(player)s played Double Sly Deal on %(target)s for %(taken)s") % params
+        if effect == FORCED_DEAL:
+            params["give"], params["take"] = self.card(chosen[0]), self.card(chosen[1])
+            return _("%(player)s played Forced Deal on %(target)s: %(give)s for %(take)s") % params
+        if effect == DEAL_BREAKER:
+            colours = self.deck[chosen[0]].colours if chosen else ()
+            if len(colours) == 1:
+                params["colour"] = colour_name(colours[0])
+                return (
+                    _("%(player)s played Deal Breaker on %(target)s for a %(colour)s set") % params
+                )
+            return _("%(player)s played Deal Breaker on %(target)s") % params
+        if effect in (HOUSE, HOTEL):
+            colours = self.deck[chosen[0]].colours if chosen else ()
+            if len(colours) == 1:
+                params["colour"] = colour_name(colours[0])
+                return _("%(player)s built a %(card)s on %(colour)s") % params
+            return _("%(player)s built a %(card)s") % params
+        if effect == JAIL:
+            return _("%(player)s played Jail on %(target)s") % params
+        if effect == HEIR:
+            return _("%(player)s played Heir on %(target)s") % params
+        if effect == SPEEDING:
+            params["target"] = ", ".join(self.name(t) for t in targets)
+            return _("%(player)s played Speeding on %(target)s") % params
+        return _("%(player)s played %(card)s") % params
+
+    def _just_say_no(self, seat, player, move):
+        share = move.get("share", -1)
+        self.just_say_nos[share] = self.just_say_nos.get(share, 0) + 1
+        return _("%(player)s said Just Say No") % {"player": player}
+
+    def _transfer(self, seat, player, move):
+        # A transferred share starts a new chain (the engine resets its Just Say Nos).
+        self.just_say_nos[move.get("share", -1)] = 0
+        return _("%(player)s used Rent Transfer: %(target)s pays instead") % {
+            "player": player,
+            "target": self.name(move["targets"][0]),
+        }
+
+    def _accept(self, seat, player, move):
+        share = move.get("share", -1)
+        if self.just_say_nos.get(share, 0) % 2:
+            return _("%(player)s accepted the Just Say No") % {"player": player}
+        if self.action is None:
+            return _("%(player)s accepted") % {"player": player}
+        actor, action = self.action
+        effect = self.deck[action["card"]].effect
+        chosen = move.get("cards", [])
+        params = {"player": player, "actor": self.name(actor)}
+        if effect in MONEY_EFFECTS:
+            if not chosen:
+                return _("%(player)s had nothing to pay %(actor)s") % params
+            params["total"] = sum(self.deck[c].value for c in chosen)
+            params["cards"] = self.cards(chosen)
+            return _("%(player)s paid %(actor)s %(total)dM (%(cards)s)") % params
+        if effect == SPEEDING:
+            if not chosen:
+                return _("%(player)s had no card to discard") % params
+            params["card"] = self.card(chosen[0])
+            return _("%(player)s discarded %(card)s") % params
+        taken = action.get("cards", [])
+        if effect in (SLY_DEAL, DOUBLE_SLY_DEAL):
+            params["taken"] = self.cards(taken)
+            return _("%(actor)s took %(taken)s from %(player)s") % params
+        if effect == FORCED_DEAL:
+            params["give"], params["take"] = self.card(taken[0]), self.card(taken[1])
+            return _("%(actor)s swapped %(give)s for %(player)s's %(take)s") % params
+        if effect == DEAL_BREAKER:
+            return _("%(actor)s took a complete set from %(player)s") % params
+        if effect == JAIL:
+            return _("%(player)s went to jail") % params
+        if effect == HEIR:
+            return _("%(actor)s took a random card from %(player)s's hand") % params
+        return _("%(player)s accepted") % params

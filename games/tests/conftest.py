@@ -1,0 +1,35 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Game, Seat
+
+PASSWORD = "purple-rent-deal-42"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice", "alice@example.com", PASSWORD)
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", "bob@example.com", PASSWORD)
+
+
+@pytest.fixture
+def charlie(db):
+    return get_user_model().objects.create_user("charlie", "charlie@example.com", PASSWORD)
+
+
+@pytest.fixture
+def table_game(alice, bob):
+    """A started game: alice in seat 0, bob in seat 1."""
+    game = Game.objects.create(host=alice, seat_count=2)
+    Seat.objects.create(game=game, user=alice, position=0)
+    Seat.objects.create(game=game, user=bob, position=1)
+    return game.start()

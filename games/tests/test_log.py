@@ -1,0 +1,144 @@
+"""The last moves in words: built from the move log and public card data only."""
+
+import pytest
+from django.utils import translation
+
+from games.log import _Teller, move_log
+from games.models import Move
+from games.rules.cards import build_deck
+
+DECK = build_deck(1, True)
+BASE_DECK = build_deck(1, False)
+NAMES = ["alice", "bob", "dave"]
+
+
+def card(kind_id, nth=0, deck=DECK):
+    return [i for i, kind in enumerate(deck) if kind.id == kind_id][nth]
+
+
+def tell(*moves):
+    """Tell (seat, move) pairs in order; return the sentences."""
+    teller = _Teller(NAMES, DECK)
+    with translation.override("en"):
+        return [teller.tell(seat, move) for seat, move in moves]
+
+
+def test_it_tells_turn_moves():
+    assert tell(
+        (0, {"kind": "bank", "card": card("pass_go")}),
+        (0, {"kind": "lay", "card": card("red"), "colour": "red"}),
+        (0, {"kind": "move_wild", "card": card("any"), "colour": "green"}),
+        (0, {"kind": "play", "card": card("pass_go", 1)}),
+        (0, {"kind": "play", "card": card("house"), "cards": [card("green")]}),
+        (0, {"kind": "end"}),
+    ) == [
+        "alice banked Pass Go as 1M",
+        "alice laid Red property",
+        "alice moved Multicolour wild to green",
+        "alice played Pass Go and drew 2 cards",
+        "alice built a House on green",
+        "alice ended the turn",
+    ]
+
+
+def test_it_tells_rent_and_payments():
+    rent = card("rent:red/yellow")
+    doubles = [card("double_rent"), card("double_rent", 1)]
+    assert tell(
+        (0, {"kind": "play", "card": rent, "colour": "red", "cards": doubles}),
+        (1, {"kind": "accept", "share": 1, "cards": [card("10M")]}),
+        (2, {"kind": "transfer", "share": 2, "targets": [1]}),
+        (1, {"kind": "accept", "share": 2}),
+    ) == [
+        "alice charged everyone red rent (doubled 2 times)",
+        "bob paid alice 10M (10M)",
+        "dave used Rent Transfer: bob pays instead",
+        "bob had nothing to pay alice",
+    ]
+
+
+def test_it_tells_taking_actions_and_their_answers():
+    assert tell(
+        (0, {"kind": "play", "card": card("sly_deal"), "targets": [1], "cards": [card("red")]}),
+        (1, {"kind": "accept", "share": 1}),
+        (
+            0,
+            {
+                "kind": "play",
+                "card": card("forced_deal"),
+                "targets": [1],
+                "cards": [card("brown"), card("green")],
+            },
+        ),
+        (1, {"kind": "just_say_no", "share": 1}),
+        (0, {"kind": "just_say_no", "share": 1}),
+        (1, {"kind": "accept", "share": 1}),
+        (
+            0,
+            {
+                "kind": "play",
+                "card": card("deal_breaker"),
+                "targets": [1],
+                "cards": [card("dark_blue")],
+            },
+        ),
+        (1, {"kind": "just_say_no", "share": 1}),
+        (0, {"kind": "accept", "share": 1}),
+    ) == [
+        "alice played Sly Deal on bob for Red property",
+        "alice took Red property from bob",
+        "alice played Forced Deal on bob: Brown property for Green property",
+        "bob said Just Say No",
+        "alice said Just Say No",
+        "alice swapped Brown property for bob's Green property",
+        "alice played Deal Breaker on bob for a dark blue set",
+        "bob said Just Say No",
+        "alice accepted the Just Say No",
+    ]
+
+
+def test_it_tells_enhanced_actions_without_secrets():
+    sentences = tell(
+        (0, {"kind": "play", "card": card("heir"), "targets": [1]}),
+        (1, {"kind": "accept", "share": 1}),
+        (0, {"kind": "play", "card": card("speeding"), "targets": [1, 2]}),
+        (1, {"kind": "accept", "share": 1, "cards": [card("5M")]}),
+        (2, {"kind": "accept", "share": 2}),
+        (0, {"kind": "play", "card": card("jail"), "targets": [2]}),
+        (2, {"kind": "accept", "share": 2}),
+        (0, {"kind": "discard", "cards": [card("4M"), card("3M")]}),
+    )
+
+    assert sentences == [
+        "alice played Heir on bob",
+        "alice took a random card from bob's hand",
+        "alice played Speeding on bob, dave",
+        "bob discarded 5M",
+        "dave had no card to discard",
+        "alice played Jail on dave",
+        "dave went to jail",
+        "alice put 2 cards on the bottom of the draw pile",
+    ]
+
+
+@pytest.mark.django_db
+def test_it_finds_the_action_an_answer_answers_before_the_window(table_game):
+    table_game.moves.all().delete()
+    rent = card("rent:red/yellow", deck=BASE_DECK)
+    moves = [(0, {"kind": "play", "card": rent, "colour": "red"})]
+    moves += [(1, {"kind": "just_say_no", "share": 1}), (0, {"kind": "just_say_no", "share": 1})]
+    moves += [(1, {"kind": "accept", "share": 1, "cards": [card("2M", deck=BASE_DECK)]})]
+    for n, (seat, move) in enumerate(moves, start=1):
+        Move.objects.create(game=table_game, n=n, seat=seat, move=move, timeout=n == 4)
+
+    with translation.override("en"):
+        lines = move_log(table_game, NAMES, BASE_DECK, length=1)
+
+    assert lines == [{"n": 4, "seat": 1, "text": "bob paid alice 2M (2M) (out of time)"}]
+
+
+def test_it_does_not_break_on_a_move_it_cannot_read():
+    assert tell((0, {"kind": "bank", "card": 9999}), (1, {"kind": "warp"})) == [
+        "alice made a move",
+        "bob made a move",
+    ]
