@@ -1,3 +1,10 @@
+from django.urls import path
+
+from games import views
+
 app_name = "games"
 
-urlpatterns = []
+urlpatterns = [
+    path("<slug:code>/", views.table, name="table"),
+    path("<slug:code>/move/", views.move, name="move"),
+]
