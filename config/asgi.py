@@ -12,9 +12,14 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from games.consumers import GameConsumer  # noqa: E402
 
 # Socket routes (the game consumer) are added here as the apps grow them.
-websocket_urlpatterns = []
+websocket_urlpatterns = [
+    path("ws/games/<slug:code>/", GameConsumer.as_asgi()),
+]
 
 application = ProtocolTypeRouter(
     {

@@ -1,0 +1,68 @@
+"""The game socket: each connection receives its own user's view of the board.
+
+Only a version travels through the channel layer ("game.updated"); every
+socket renders what ITS user may see (rules.view_for) and sends it as
+hx-swap-oob fragments. A connection starts with the whole board, so a
+client that missed updates while disconnected heals by reconnecting.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import WebsocketConsumer
+from django.http import HttpRequest
+from django.utils import translation
+
+from games.board import render_fragments, table_context
+from games.models import Game, group_name
+
+
+class GameConsumer(WebsocketConsumer):
+    def connect(self):
+        self.user = self.scope.get("user")
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.group = None
+        self.sent_version = -1
+        if self.user is None or not self.user.is_authenticated:
+            self.close()
+            return
+        if not Game.objects.filter(code=self.code).exists():
+            self.close()
+            return
+        self.group = group_name(self.code)
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        self.send_board()
+
+    def disconnect(self, close_code):
+        if self.group:
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None):
+        """Ignore anything sent: moves go over HTTP POST, carrying their version."""
+
+    def game_updated(self, event):
+        if event.get("version", 0) > self.sent_version:
+            self.send_board()
+
+    def send_board(self):
+        game = Game.objects.filter(code=self.code).first()
+        if game is None or game.status == Game.Status.OPEN:
+            return
+        with translation.override(self.language()):
+            html = render_fragments(table_context(game, self.user))
+        self.sent_version = game.version
+        self.send(text_data=html)
+
+    def language(self):
+        """Return the language of this socket's pages: the user's choice, else the browser's."""
+        chosen = getattr(self.user, "language", "")
+        if chosen:
+            try:
+                return translation.get_supported_language_variant(chosen)
+            except LookupError:
+                pass
+        request = HttpRequest()
+        request.COOKIES = self.scope.get("cookies", {})
+        for name, value in self.scope.get("headers", ()):
+            if name == b"accept-language":
+                request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+        return translation.get_language_from_request(request)
