@@ -1,0 +1,67 @@
+"""The table in real browsers: a move made on one page reaches the other over the socket."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games import models
+from games.models import Game, Seat
+from games.rules.position import card_in
+from games.tests.helpers import set_position
+
+
+@pytest.fixture
+def started_game(alice, bob, monkeypatch):
+    """Return a started game (alice and bob), made without broadcasting."""
+    # No page listens yet, and Playwright's event loop in this thread rules out async_to_sync.
+    with monkeypatch.context() as patch:
+        patch.setattr(Game, "broadcast", lambda self: None)
+        patch.setattr(models, "broadcast_lobby", lambda: None)
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        return game.start()
+
+
+def open_table(browser, server, user, game):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server,
+            }
+        ]
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/games/{game.code}/")
+    return page, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_brings_a_move_to_the_other_player_live(
+    live_asgi_server, browser, screenshot_dir, alice, bob, started_game
+):
+    table_game = started_game
+    state = set_position(table_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    alice_page, alice_errors = open_table(browser, live_asgi_server, alice, table_game)
+    bob_page, bob_errors = open_table(browser, live_asgi_server, bob, table_game)
+
+    alice_page.click(f'details[data-card-menu="{five}"] > summary')
+    alice_page.click("text=Bank it (5M)")
+
+    for page in (alice_page, bob_page):
+        page.wait_for_selector('#board[data-version="2"]', timeout=10_000)
+        page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)
+    assert "Bank 5M" in bob_page.inner_text('.player[data-seat="0"]')
+    assert alice_page.url.endswith(f"/games/{table_game.code}/")  # htmx: no page load
+    bob_page.screenshot(path=screenshot_dir / "table-live.png", full_page=True)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
