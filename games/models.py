@@ -39,12 +39,20 @@ class StaleBoard(Exception):
     """A move was made from a board that has changed since it was drawn."""
 
 
+class SeatingError(Exception):
+    """A seat cannot be taken or given up; the message tells the player why."""
+
+
 class GameQuerySet(models.QuerySet):
     def open(self):
         return self.filter(status=Game.Status.OPEN)
 
     def for_user(self, user):
         return self.filter(seats__user=user)
+
+    def listed(self):
+        """Return the open tables shown in the lobby (private ones are reached by invitation)."""
+        return self.open().filter(private=False)
 
 
 class Game(models.Model):
@@ -115,6 +123,58 @@ class Game(models.Model):
     @property
     def is_full(self):
         return self.seats.count() >= self.seat_count
+
+    def join(self, user):
+        """Seat `user` at the first free place; start the game when that fills the table.
+
+        The row is locked so that two players racing for the last seat cannot
+        both sit down, and nobody sits down while the table starts or closes.
+        """
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status == Game.Status.CANCELLED:
+                raise SeatingError(_("This table was cancelled."))
+            if game.status != Game.Status.OPEN:
+                raise SeatingError(_("This game has already started."))
+            taken = set(game.seats.values_list("position", flat=True))
+            if game.seats.filter(user=user).exists():
+                return self
+            if len(taken) >= game.seat_count:
+                raise SeatingError(_("This table is full."))
+            position = min(set(range(game.seat_count)) - taken)
+            Seat.objects.create(game=game, user=user, position=position)
+            if len(taken) + 1 == game.seat_count:
+                game.start()  # broadcasts to the lobby itself
+            else:
+                transaction.on_commit(broadcast_lobby)
+        self.refresh_from_db()
+        return self
+
+    def leave(self, user):
+        """Give up `user`'s seat at a table that has not started (the host cancels instead)."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.OPEN:
+                raise SeatingError(_("The game has started: its seats can no longer be left."))
+            if user.pk == game.host_id:
+                raise SeatingError(_("The host cannot leave the table; cancel it instead."))
+            deleted = game.seats.filter(user=user).delete()[0]
+            if deleted:
+                transaction.on_commit(broadcast_lobby)
+        return self
+
+    def cancel(self):
+        """Close a table that has not started."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.OPEN:
+                raise SeatingError(_("Only a table that has not started can be cancelled."))
+            game.status = Game.Status.CANCELLED
+            game.ended_at = timezone.now()
+            game.save(update_fields=["status", "ended_at"])
+            transaction.on_commit(broadcast_lobby)
+        self.refresh_from_db()
+        return self
 
     def state(self):
         """Return the engine state of a game in play (or ended)."""
