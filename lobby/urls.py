@@ -6,4 +6,13 @@ app_name = "lobby"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tables/", views.tables, name="tables"),
+    path("tables/new/", views.create, name="create"),
+    path("t/<slug:code>/", views.table, name="table"),
+    path("t/<slug:code>/join/", views.join, name="join"),
+    path("t/<slug:code>/join/<str:token>/", views.share, name="share"),
+    path("t/<slug:code>/leave/", views.leave, name="leave"),
+    path("t/<slug:code>/start/", views.start, name="start"),
+    path("t/<slug:code>/cancel/", views.cancel, name="cancel"),
+    path("t/<slug:code>/invite/", views.invite, name="invite"),
 ]

@@ -1,5 +1,317 @@
-from django.shortcuts import render
+"""The lobby: the home page, the open tables, creating a table and its waiting room."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Count, F
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import rules
+from games.models import Game, Invitation, Seat, SeatingError, broadcast_lobby
+from lobby.forms import InviteForm, TableForm
+
+# Session key: codes of the tables whose share link the user has opened.
+SHARED_TABLES = "lobby_shared_tables"
+SHARED_TABLES_KEPT = 50
+LISTED_TABLES = 100
+FINISHED_SHOWN = 10
 
 
 def home(request):
-    return render(request, "home.html")
+    context = {"open_tables": open_tables(request.user)}
+    if request.user.is_authenticated:
+        context.update(my_tables(request.user))
+    return render(request, "lobby/home.html", context)
+
+
+def tables(request):
+    return render(request, "lobby/tables.html", {"open_tables": open_tables(request.user)})
+
+
+@login_required
+def create(request):
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            with transaction.atomic():
+                game = Game.objects.create(host=request.user, **form.table_fields())
+                game.seats.create(user=request.user, position=0)
+                transaction.on_commit(broadcast_lobby)
+            return redirect("lobby:table", game.code)
+    else:
+        form = TableForm()
+    return render(request, "lobby/create.html", {"form": form})
+
+
+def table(request, code):
+    """Show the waiting room of a table; once the game has begun, send the visitor to it."""
+    game = _get_table(request, code)
+    if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        if request.htmx:
+            return HttpResponseClientRedirect(game.get_absolute_url())
+        return redirect(game)
+    context = room_context(request, game)
+    if context["is_host"]:
+        context.update(invite_context(game, InviteForm(game=game)))
+    return render(request, "lobby/table.html", context)
+
+
+# The views below change a table: POST only. A GET (such as the "next" page
+# after logging in) shows the waiting room instead.
+
+
+@login_required
+def join(request, code):
+    game = _get_table(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    try:
+        game.join(request.user)
+    except SeatingError as e:
+        return _refuse(request, game, str(e))
+    return _show(request, game)
+
+
+@login_required
+def leave(request, code):
+    game = _get_table(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    try:
+        game.leave(request.user)
+    except SeatingError as e:
+        return _refuse(request, game, str(e))
+    if request.htmx:
+        return _show(request, game)
+    messages.success(request, _("You have left the table."))
+    return redirect("lobby:home")
+
+
+@login_required
+def start(request, code):
+    game = _get_table_for_host(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    if game.status != Game.Status.OPEN:
+        return _refuse(request, game, _closed_message(game))
+    if game.seats.count() < 2:
+        return _refuse(request, game, _("A game needs at least 2 players."))
+    try:
+        game.start()
+    except ValueError:
+        # Someone left, or the table filled and started, since the check above.
+        game.refresh_from_db()
+        return _refuse(request, game, _("The table changed before it could start: try again."))
+    return _show(request, game)
+
+
+@login_required
+def cancel(request, code):
+    game = _get_table_for_host(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    try:
+        game.cancel()
+    except SeatingError as e:
+        return _refuse(request, game, str(e))
+    messages.success(request, _("The table is cancelled."))
+    return _show(request, game)
+
+
+@login_required
+def invite(request, code):
+    game = _get_table_for_host(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    if game.status != Game.Status.OPEN:
+        return _refuse(request, game, _closed_message(game))
+    form = InviteForm(request.POST, game=game)
+    if form.is_valid():
+        Invitation.objects.get_or_create(
+            game=game, user=form.invitee, defaults={"invited_by": request.user}
+        )
+        note = _("%(name)s is invited: the invitation is on their home page.") % {
+            "name": form.invitee.name
+        }
+        if request.htmx:
+            context = invite_context(game, InviteForm(game=game), note=note)
+            return render(request, "lobby/table.html#invite", context)
+        messages.success(request, note)
+        return redirect("lobby:table", code)
+    if request.htmx:
+        return render(request, "lobby/table.html#invite", invite_context(game, form))
+    context = room_context(request, game) | invite_context(game, form)
+    return render(request, "lobby/table.html", context)
+
+
+@login_required
+def share(request, code, token):
+    """Give whoever opens a table's share link the right to see and join it."""
+    game = get_object_or_404(Game, code=code)
+    if not constant_time_compare(token, game.share_token):
+        raise Http404
+    shared = request.session.get(SHARED_TABLES, [])
+    if code not in shared:
+        request.session[SHARED_TABLES] = [*shared, code][-SHARED_TABLES_KEPT:]
+    if game.status == Game.Status.OPEN and game.seat_of(request.user) is None:
+        messages.info(request, _("You have been invited to this table: take a seat with Join."))
+    return redirect("lobby:table", code)
+
+
+# --- helpers shared with the lobby socket ----------------------------------------------------
+
+
+def open_tables(user):
+    """Return the open public tables, newest first, each marked with whether `user` sits there."""
+    games = list(
+        Game.objects.listed()
+        .select_related("host")
+        .annotate(taken=Count("seats"))
+        .order_by("-created_at")[:LISTED_TABLES]
+    )
+    mine = set()
+    if user.is_authenticated:
+        mine = set(Seat.objects.filter(user=user, game__in=games).values_list("game_id", flat=True))
+    for game in games:
+        game.is_mine = game.pk in mine
+    return games
+
+
+def my_tables(user):
+    """Return the tables of `user` for the home page, the ones waiting for them first."""
+    games = (
+        Game.objects.for_user(user).select_related("host", "winner").prefetch_related("seats__user")
+    )
+    your_move, waiting_room, in_play = [], [], []
+    current = games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).order_by(
+        F("last_move_at").desc(nulls_last=True), "-created_at"
+    )
+    for game in current:
+        if game.status == Game.Status.OPEN:
+            waiting_room.append(game)
+        elif _awaits(game, user):
+            your_move.append(game)
+        else:
+            in_play.append(game)
+    finished = games.filter(status=Game.Status.FINISHED).order_by("-ended_at")[:FINISHED_SHOWN]
+    invitations = (
+        Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
+        .exclude(game__seats__user=user)
+        .select_related("game__host", "invited_by")
+        .annotate(taken=Count("game__seats"))
+        .order_by("-created_at")
+    )
+    return {
+        "your_move": your_move,
+        "waiting_room": waiting_room,
+        "in_play": in_play,
+        "finished": list(finished),
+        "invitations": list(invitations),
+    }
+
+
+def room_context(request, game):
+    """Return what the waiting room shows `request.user` about `game`."""
+    user = request.user
+    seats = list(game.seats.select_related("user"))
+    my_seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+    is_host = user.is_authenticated and user.pk == game.host_id
+    is_open = game.status == Game.Status.OPEN
+    context = {
+        "game": game,
+        "seats": seats,
+        "free_seats": range(max(game.seat_count - len(seats), 0)),
+        "is_host": is_host,
+        "my_seat": my_seat,
+        "can_join": is_open and my_seat is None and len(seats) < game.seat_count,
+        "can_leave": is_open and my_seat is not None and not is_host,
+        "can_start": is_open and is_host and len(seats) >= 2,
+        "share_path": None,
+    }
+    if is_open and (is_host or my_seat is not None):
+        context["share_path"] = reverse("lobby:share", args=[game.code, game.share_token])
+    return context
+
+
+def invite_context(game, form, note=""):
+    invited = game.invitations.exclude(user__seats__game=game).select_related("user").order_by("pk")
+    return {"game": game, "invite_form": form, "invite_note": note, "invited": list(invited)}
+
+
+def may_see(request, game):
+    """Whether the user may see, and so join, the table.
+
+    Anyone may see a public table; a private one only its host, its players,
+    the players invited to it and those who opened its share link.
+    """
+    if not game.private:
+        return True
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    return (
+        user.pk == game.host_id
+        or game.code in request.session.get(SHARED_TABLES, [])
+        or game.seats.filter(user=user).exists()
+        or game.invitations.filter(user=user).exists()
+    )
+
+
+def _get_table(request, code):
+    """Return the table `code`: 404 if there is none, or if it is private and not for this user."""
+    game = get_object_or_404(Game.objects.select_related("host"), code=code)
+    if not may_see(request, game):
+        raise Http404
+    return game
+
+
+def _get_table_for_host(request, code):
+    """Return the table `code` for its host; 403 for anyone else."""
+    game = _get_table(request, code)
+    if request.user.pk != game.host_id:
+        raise PermissionDenied(_("Only the host can do this."))
+    return game
+
+
+def _awaits(game, user):
+    """Whether the game in play waits for a decision of `user`."""
+    seat = game.seat_of(user)
+    return any(waiting[0] == seat for waiting in rules.awaiting(game.state()))
+
+
+def _closed_message(game):
+    if game.status == Game.Status.CANCELLED:
+        return _("This table was cancelled.")
+    return _("This game has already started.")
+
+
+def _show(request, game):
+    """Answer a change: the waiting room, or the game once it has started, or home once closed."""
+    game.refresh_from_db()
+    if game.status == Game.Status.OPEN:
+        if request.htmx:
+            return render(request, "lobby/table.html#room", room_context(request, game))
+        return redirect("lobby:table", game.code)
+    if game.status == Game.Status.CANCELLED:
+        url = reverse("lobby:home")
+    else:
+        url = game.get_absolute_url()
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _refuse(request, game, message):
+    """Answer a change that could not be made, saying why."""
+    if request.htmx:
+        game.refresh_from_db()
+        context = room_context(request, game) | {"error": message}
+        return render(request, "lobby/table.html#room", context)
+    messages.error(request, message)
+    return redirect("lobby:table", game.code)

@@ -4,14 +4,80 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
+from games import rules
+from games.models import Game, Invitation
+from lobby.tests.conftest import open_table
 
-def test_it_renders_the_home_page(client):
+pytestmark = pytest.mark.django_db
+
+
+def test_it_welcomes_logged_out_visitors_with_the_open_tables(client, table):
     response = client.get(reverse("lobby:home"))
 
     assert response.status_code == 200
-    assert "home.html" in [t.name for t in response.templates]
+    assert "lobby/home.html" in [t.name for t in response.templates]
     assert "Full Set" in response.text
-    assert "coming soon" in response.text.lower()
+    assert reverse("accounts:login") in response.text
+    assert reverse("accounts:signup") in response.text
+    assert "Alice Liddell" in response.text
+    assert "My tables" not in response.text
+
+
+def test_it_connects_the_page_to_the_lobby_socket(client):
+    response = client.get(reverse("lobby:home"))
+
+    assert 'hx-ext="ws" ws-connect="/ws/lobby/"' in response.text
+    assert 'id="open-tables"' in response.text
+
+
+def test_it_lists_my_tables_waiting_for_me_first(client, alice, bob, charlie):
+    waiting_room = open_table(alice, seat_count=4)
+    other_host = open_table(charlie, seat_count=4)
+    finished = open_table(alice, bob, seat_count=2).start()
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED, winner=bob)
+    mine_to_play = open_table(alice, bob, seat_count=2).start()
+    state = mine_to_play.state()
+    if state.current != 0:  # make it alice's turn: bob ends his turn
+        mine_to_play.play(state.current, rules.Move.end())
+    theirs_to_play = open_table(bob, alice, seat_count=2).start()
+    state = theirs_to_play.state()
+    if state.current != 0:  # make it bob's turn (seat 0)
+        theirs_to_play.play(state.current, rules.Move.end())
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:home"))
+
+    context = response.context
+    assert context["your_move"] == [mine_to_play]
+    assert context["waiting_room"] == [waiting_room]
+    assert context["in_play"] == [theirs_to_play]
+    assert context["finished"] == [finished]
+    text = response.text
+    assert text.index("Your move") < text.index("Waiting for players") < text.index("In play")
+    assert text.index("In play") < text.index("Recently finished") < text.index("Open tables")
+    assert "bob won" in text
+    assert reverse("lobby:table", args=[other_host.code]) in text  # in the open tables
+
+
+def test_it_shows_at_most_ten_finished_games(client, alice, bob):
+    for _ in range(12):
+        game = open_table(alice, bob, seat_count=2)
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert len(response.context["finished"]) == 10
+
+
+def test_it_shows_my_invitations_with_a_join_button(client, alice, bob, private_table):
+    Invitation.objects.create(game=private_table, user=bob, invited_by=alice)
+    client.force_login(bob)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert "Alice Liddell invites you to a table" in response.text
+    assert reverse("lobby:join", args=[private_table.code]) in response.text
 
 
 def test_it_puts_the_csrf_token_in_htmx_headers(client):
@@ -21,7 +87,9 @@ def test_it_puts_the_csrf_token_in_htmx_headers(client):
     assert f'hx-headers=\'{{"X-CSRFToken": "{token}"}}\'' in response.text
 
 
-@pytest.mark.parametrize("path", ["vendor/htmx.min.js", "vendor/htmx-ext-ws.js", "css/site.css"])
+@pytest.mark.parametrize(
+    "path", ["vendor/htmx.min.js", "vendor/htmx-ext-ws.js", "css/site.css", "css/lobby.css"]
+)
 def test_it_links_static_files_that_exist(client, path):
     response = client.get("/")
 

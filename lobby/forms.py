@@ -1,0 +1,118 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _, ngettext
+
+from games.models import Game
+
+LIVE_SECONDS = [30, 60, 120]
+CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14]
+
+
+class TableForm(forms.Form):
+    seat_count = forms.IntegerField(
+        label=_("Seats"),
+        min_value=2,
+        max_value=10,
+        initial=4,
+        help_text=_("From 2 to 10 players. The game starts by itself when every seat is taken."),
+    )
+    enhanced = forms.BooleanField(
+        label=_("Enhanced edition"),
+        required=False,
+        help_text=_("Play with the cards and rules of the enhanced edition."),
+    )
+    built_sets = forms.BooleanField(
+        label=_("Built sets"),
+        required=False,
+        help_text=_("Each winning set needs a House. Only with the enhanced edition."),
+    )
+    wild_moves_cost_a_play = forms.BooleanField(
+        label=_("Wild moves cost a play"),
+        required=False,
+        help_text=_("Rearranging a wild property counts as one of your 3 plays."),
+    )
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        choices=Game.Pace,
+        initial=Game.Pace.LIVE,
+        widget=forms.RadioSelect,
+    )
+    pace_seconds = forms.TypedChoiceField(
+        label=_("Live: time per decision"),
+        coerce=int,
+        initial=60,
+    )
+    pace_days = forms.TypedChoiceField(
+        label=_("Correspondence: time per move"),
+        coerce=int,
+        initial=3,
+    )
+    private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_(
+            "Not listed in the lobby: players join by invitation or with the table's link."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Labels with numbers are built here, in the language of the request.
+        self.fields["pace_seconds"].choices = [
+            (s, _("%(seconds)s seconds") % {"seconds": s}) for s in LIVE_SECONDS
+        ]
+        self.fields["pace_days"].choices = [
+            (d, ngettext("%(days)s day", "%(days)s days", d) % {"days": d})
+            for d in CORRESPONDENCE_DAYS
+        ]
+
+    def rule_fields(self):
+        """Return the bound fields of the table options (RULES.md section 9)."""
+        return [self[name] for name in ("enhanced", "built_sets", "wild_moves_cost_a_play")]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("built_sets") and not data.get("enhanced"):
+            self.add_error("built_sets", _("Built sets are only played with the enhanced edition."))
+        return data
+
+    def table_fields(self):
+        """Return the Game fields of a valid form."""
+        data = self.cleaned_data
+        return {
+            "seat_count": data["seat_count"],
+            "options": {
+                "enhanced": data["enhanced"],
+                "built_sets": data["built_sets"],
+                "wild_moves_cost_a_play": data["wild_moves_cost_a_play"],
+            },
+            "pace": data["pace"],
+            "pace_seconds": data["pace_seconds"],
+            "pace_days": data["pace_days"],
+            "private": data["private"],
+        }
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def __init__(self, *args, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.fields["username"].widget.attrs.update(
+            autocomplete="off", autocapitalize="none", spellcheck="false"
+        )
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        invitee = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+        if invitee is None:
+            raise forms.ValidationError(
+                _("There is no player called %(username)s."), params={"username": username}
+            )
+        if self.game.seats.filter(user=invitee).exists():
+            raise forms.ValidationError(
+                _("%(name)s already has a seat at this table."), params={"name": invitee.name}
+            )
+        self.invitee = invitee
+        return username

@@ -1,0 +1,90 @@
+import pytest
+from django.urls import reverse
+
+from games.models import Invitation
+
+pytestmark = pytest.mark.django_db
+
+
+def invite(game):
+    return reverse("lobby:invite", args=[game.code])
+
+
+def test_it_invites_a_player_by_username(client, alice, bob, private_table):
+    client.force_login(alice)
+
+    response = client.post(invite(private_table), {"username": "Bob"}, follow=True)
+
+    invitation = Invitation.objects.get()
+    assert (invitation.game, invitation.user, invitation.invited_by) == (private_table, bob, alice)
+    assert "bob is invited" in response.text
+
+
+def test_it_lets_the_invitee_see_the_invitation_and_join(client, alice, bob, private_table):
+    client.force_login(alice)
+    client.post(invite(private_table), {"username": "bob"})
+    client.force_login(bob)
+
+    home = client.get(reverse("lobby:home"))
+    join_url = reverse("lobby:join", args=[private_table.code])
+    assert f'action="{join_url}"' in home.text
+    client.post(join_url)
+
+    assert private_table.seat_of(bob) == 1
+    home = client.get(reverse("lobby:home"))
+    assert home.context["invitations"] == []  # seated: no longer an invitation
+    assert home.context["waiting_room"] == [private_table]
+
+
+def test_it_explains_an_unknown_username(client, alice, private_table):
+    client.force_login(alice)
+
+    response = client.post(invite(private_table), {"username": "nobody"})
+
+    assert response.status_code == 200
+    assert "There is no player called nobody." in response.text
+    assert 'value="nobody"' in response.text
+    assert not Invitation.objects.exists()
+
+
+def test_it_explains_a_player_already_seated(client, alice, bob, private_table):
+    private_table.seats.create(user=bob, position=1)
+    client.force_login(alice)
+
+    response = client.post(invite(private_table), {"username": "bob"})
+
+    assert "bob already has a seat at this table." in response.text
+    assert not Invitation.objects.exists()
+
+
+def test_it_refuses_a_player_who_is_not_the_host(client, bob, charlie, table):
+    table.seats.create(user=bob, position=1)
+    client.force_login(bob)
+
+    response = client.post(invite(table), {"username": "charlie"})
+
+    assert response.status_code == 403
+    assert not Invitation.objects.exists()
+
+
+def test_it_answers_htmx_with_the_invite_form(client, alice, bob, private_table):
+    client.force_login(alice)
+
+    response = client.post(
+        invite(private_table), {"username": "bob"}, headers={"HX-Request": "true"}
+    )
+
+    assert response.text.lstrip().startswith('<div id="invite">')
+    assert "bob is invited" in response.text
+    assert "Invited: bob" in response.text
+
+
+def test_it_answers_htmx_with_the_form_errors(client, alice, private_table):
+    client.force_login(alice)
+
+    response = client.post(
+        invite(private_table), {"username": "nobody"}, headers={"HX-Request": "true"}
+    )
+
+    assert response.text.lstrip().startswith('<div id="invite">')
+    assert "There is no player called nobody." in response.text
