@@ -1,0 +1,69 @@
+"""The lobby in real browsers: a join and a start reach the other players over the socket."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+
+def page_for(browser, server, user, path):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server,
+            }
+        ]
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + path)
+    return page, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_seats_players_and_starts_the_game_live(
+    live_asgi_server, browser, screenshot_dir, alice, bob
+):
+    alice_page, alice_errors = page_for(browser, live_asgi_server, alice, "/")
+    alice_page.click("text=Create a table")
+    alice_page.fill("#id_seat_count", "3")
+    alice_page.click("text=Create the table")
+    alice_page.wait_for_selector("#room >> text=1 of 3 seats taken")
+    room_path = alice_page.url.removeprefix(live_asgi_server)
+
+    bob_page, bob_errors = page_for(browser, live_asgi_server, bob, "/")
+    bob_page.click("#open-tables >> text=Join")  # a plain form: the page moves to the room
+    bob_page.wait_for_selector("#room >> text=2 of 3 seats taken")
+    assert bob_page.url.endswith(room_path)
+
+    # Alice's waiting room hears of bob over the socket, without reloading.
+    alice_page.wait_for_selector("#room >> text=2 of 3 seats taken", timeout=10_000)
+    assert alice_page.is_visible("#room >> text=bob")
+    alice_page.screenshot(path=screenshot_dir / "waiting-room.png", full_page=True)
+
+    alice_page.click("text=Start with 2 players")
+    for page in (alice_page, bob_page):
+        page.wait_for_url("**/games/*/", timeout=10_000)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_lists_a_new_table_live(live_asgi_server, browser, alice, bob):
+    bob_page, bob_errors = page_for(browser, live_asgi_server, bob, "/tables/")
+    bob_page.wait_for_selector("text=No open tables right now")
+    alice_page, alice_errors = page_for(browser, live_asgi_server, alice, "/tables/new/")
+
+    alice_page.click("text=Create the table")
+
+    bob_page.wait_for_selector("#open-tables >> text=Alice Liddell", timeout=10_000)
+    assert bob_page.is_visible("#open-tables >> text=1 / 4")
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
