@@ -9,6 +9,6 @@ from accounts.models import User
 class UserAdmin(BaseUserAdmin):
     fieldsets = [
         *BaseUserAdmin.fieldsets,
-        (_("Player"), {"fields": ["display_name", "language"]}),
+        (_("Player"), {"fields": ["display_name", "language", "email_notifications"]}),
     ]
     list_display = ["username", "display_name", "email", "is_staff"]

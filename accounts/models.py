@@ -1,5 +1,6 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 
@@ -16,3 +17,16 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Preferred language code, e.g. 'zh-hans'. Empty means the browser's."),
     )
+    email_notifications = models.BooleanField(
+        _("email notifications"),
+        default=True,
+        help_text=_("Email me about my games, for example when it is my turn."),
+    )
+
+    def get_absolute_url(self):
+        return reverse("accounts:profile", args=[self.username])
+
+    @property
+    def name(self):
+        """Return the name other players see."""
+        return self.display_name or self.username

@@ -1,1 +1,92 @@
-# Sign-up, login and profile views come here.
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from accounts.forms import SettingsForm, SignupForm
+from accounts.models import User
+
+
+def _next_url(request):
+    """Return the safe "next" URL of the request, or the home page."""
+    next_url = request.POST.get("next", request.GET.get("next", ""))
+    if url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect(_next_url(request))
+
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user)
+            return redirect(_next_url(request))
+    else:
+        form = SignupForm()
+
+    next_url = request.POST.get("next", request.GET.get("next", ""))
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def profile(request, username):
+    user = get_object_or_404(User, username=username, is_active=True)
+    ctx = {
+        "profile_user": user,
+        "is_own_profile": request.user == user,
+        "games_played": user.seats.count(),
+    }
+    return render(request, "accounts/profile.html", ctx)
+
+
+@login_required
+def settings_page(request):
+    if request.method == "POST":
+        # A separate instance: an invalid form must not leave its values on
+        # request.user, which the page header shows.
+        form = SettingsForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+        if form.is_valid():
+            user = form.save()
+            if user.language:
+                # Confirm in the language just chosen, not the one the form was in.
+                translation.activate(user.language)
+            messages.success(request, _("Your settings are saved."))
+            response = redirect("accounts:settings")
+            _remember_language(response, user.language)
+            return response
+    else:
+        form = SettingsForm(instance=request.user)
+
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+def _remember_language(response, language):
+    # The cookie keeps the choice after logging out; an empty choice hands the
+    # decision back to the browser's Accept-Language.
+    if language:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    else:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )

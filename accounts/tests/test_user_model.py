@@ -38,3 +38,28 @@ def test_it_creates_the_user_model_in_the_first_migration():
     field_names = [name for name, _ in create_user.fields]
     assert "display_name" in field_names
     assert "language" in field_names
+
+
+@pytest.mark.django_db
+def test_it_turns_email_notifications_on_by_default():
+    alice = User.objects.create_user("alice", password="x")
+
+    alice.refresh_from_db()
+    assert alice.email_notifications is True
+
+
+def test_it_names_a_user_by_display_name_then_username():
+    assert User(username="alice", display_name="Alice Liddell").name == "Alice Liddell"
+    assert User(username="bob").name == "bob"
+
+
+def test_it_links_to_the_public_profile():
+    assert User(username="alice").get_absolute_url() == "/accounts/u/alice/"
+
+
+def test_it_adds_email_notifications_in_a_later_migration():
+    migration = MigrationLoader(None).get_migration("accounts", "0002_user_email_notifications")
+
+    [add_field] = migration.operations
+    assert add_field.name == "email_notifications"
+    assert add_field.field.default is True

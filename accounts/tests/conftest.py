@@ -1,0 +1,28 @@
+import pytest
+
+from accounts.models import User
+
+PASSWORD = "purple-rent-deal-42"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    # The real hasher is slow on purpose; these tests log in dozens of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice(db):
+    return User.objects.create_user(
+        "alice", "alice@example.com", PASSWORD, display_name="Alice Liddell"
+    )
+
+
+@pytest.fixture
+def bob(db):
+    return User.objects.create_user("bob", "bob@example.com", PASSWORD)
+
+
+@pytest.fixture
+def charlie(db):
+    return User.objects.create_user("charlie", "charlie@example.com", PASSWORD)

@@ -1,0 +1,81 @@
+import re
+
+from django.contrib.auth import get_user
+from django.urls import reverse
+
+from accounts.tests.conftest import PASSWORD
+
+URL = reverse("accounts:password_reset")
+NEW_PASSWORD = "boardwalk-hotel-2024"
+
+
+def _reset_link(message):
+    [link] = re.findall(r"http://testserver(/accounts/password/reset/\S+/\S+/)", message.body)
+    return link
+
+
+def test_it_emails_a_reset_link(client, alice, mailoutbox):
+    response = client.post(URL, {"email": "alice@example.com"})
+
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_reset_done")
+    [message] = mailoutbox
+    assert message.to == ["alice@example.com"]
+    assert message.subject == "Reset your Full Set password"
+    assert "Hello Alice Liddell," in message.body
+    assert "alice" in message.body
+    assert _reset_link(message)
+
+
+def test_it_sets_a_new_password_through_the_link(client, alice, mailoutbox):
+    client.post(URL, {"email": "alice@example.com"})
+    link = _reset_link(mailoutbox[0])
+
+    # The token moves into the session and the browser lands on a URL without it.
+    form_page = client.get(link, follow=True)
+    [(set_password_url, _status)] = form_page.redirect_chain
+    response = client.post(
+        set_password_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
+
+    assert 'name="new_password1"' in form_page.text
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_reset_complete")
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.check_password(PASSWORD)
+    assert client.login(username="alice", password=NEW_PASSWORD)
+
+
+def test_it_refuses_a_used_link(client, alice, mailoutbox):
+    client.post(URL, {"email": "alice@example.com"})
+    link = _reset_link(mailoutbox[0])
+    set_password_url = client.get(link).url
+    client.post(set_password_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    response = client.get(link, follow=True)
+
+    assert "This link does not work" in response.text
+    assert 'name="new_password1"' not in response.text
+
+
+def test_it_keeps_the_password_on_a_mismatch(client, alice, mailoutbox):
+    client.post(URL, {"email": "alice@example.com"})
+    set_password_url = client.get(_reset_link(mailoutbox[0])).url
+
+    response = client.post(
+        set_password_url, {"new_password1": NEW_PASSWORD, "new_password2": "something-else-9"}
+    )
+
+    assert response.status_code == 200
+    assert "The two password fields didn’t match." in response.text
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+    assert not get_user(client).is_authenticated
+
+
+def test_it_sends_nothing_for_an_unknown_address_but_says_the_same(client, alice, mailoutbox):
+    response = client.post(URL, {"email": "nobody@example.com"}, follow=True)
+
+    assert mailoutbox == []
+    assert "Check your email" in response.text

@@ -1,0 +1,148 @@
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+URL = reverse("accounts:settings")
+
+
+def _form(**overrides):
+    data = {
+        "display_name": "Alice L.",
+        "email": "alice@example.com",
+        "language": "",
+        "email_notifications": "on",
+    }
+    return {**data, **overrides}
+
+
+@pytest.mark.django_db
+def test_it_requires_login(client):
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('accounts:login')}?next={URL}"
+
+
+def test_it_shows_the_current_settings(client, alice):
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    assert response.status_code == 200
+    assert 'value="Alice Liddell"' in response.text
+    assert 'value="alice@example.com"' in response.text
+    assert 'id="id_email_notifications" checked>' in response.text
+
+
+def test_it_offers_each_language_in_its_own_name(client, alice):
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    choices = response.context["form"].fields["language"].choices
+    assert [code for code, _ in choices] == ["", "en", "zh-hans"]
+    assert '<option value="en">English</option>' in response.text
+    assert '<option value="zh-hans">简体中文</option>' in response.text
+
+
+def test_it_saves_display_name_email_and_language(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        URL,
+        _form(display_name="  Queen of Hearts ", email="queen@example.com", language="zh-hans"),
+    )
+
+    assert response.status_code == 302
+    assert response.url == URL
+    alice.refresh_from_db()
+    assert alice.display_name == "Queen of Hearts"
+    assert alice.email == "queen@example.com"
+    assert alice.language == "zh-hans"
+    assert alice.email_notifications is True
+
+
+def test_it_turns_email_notifications_off(client, alice):
+    client.force_login(alice)
+
+    # An unticked checkbox is simply missing from the POST.
+    data = _form()
+    del data["email_notifications"]
+    client.post(URL, data)
+
+    alice.refresh_from_db()
+    assert alice.email_notifications is False
+
+
+def test_it_confirms_the_save(client, alice):
+    client.force_login(alice)
+
+    response = client.post(URL, _form(), follow=True)
+
+    assert "Your settings are saved." in response.text
+
+
+def test_it_keeps_the_input_on_an_error(client, alice, bob):
+    client.force_login(alice)
+
+    response = client.post(
+        URL, _form(display_name="Queen of Hearts", email="BOB@example.com", language="zh-hans")
+    )
+
+    assert response.status_code == 200
+    assert "Please correct the errors below." in response.text
+    assert "Another account already uses this email address." in response.text
+    assert 'value="Queen of Hearts"' in response.text
+    assert 'value="BOB@example.com"' in response.text
+    assert '<option value="zh-hans" selected>' in response.text
+    # The header still shows the saved name, not the rejected one.
+    assert '<a class="account-name" href="/accounts/u/alice/">Alice Liddell</a>' in response.text
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"
+    assert alice.email == "alice@example.com"
+
+
+def test_it_rejects_an_invalid_email_and_an_unknown_language(client, alice):
+    client.force_login(alice)
+
+    response = client.post(URL, _form(email="not-an-address", language="fr"))
+
+    form = response.context["form"]
+    assert form.errors["email"] == ["Enter a valid email address."]
+    assert "fr is not one of the available choices." in form.errors["language"][0]
+    alice.refresh_from_db()
+    assert alice.language == ""
+
+
+def test_it_switches_the_next_response_to_the_chosen_language(client, alice):
+    client.force_login(alice)
+
+    response = client.post(URL, _form(language="zh-hans"))
+    page = client.get(URL)
+
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    assert '<html lang="zh-hans">' in page.text
+    assert page["Content-Language"] == "zh-hans"
+
+
+def test_it_keeps_the_language_after_logging_out(client, alice):
+    client.force_login(alice)
+    client.post(URL, _form(language="zh-hans"))
+
+    client.post(reverse("accounts:logout"))
+    response = client.get("/")
+
+    assert '<html lang="zh-hans">' in response.text
+
+
+def test_it_hands_the_language_back_to_the_browser(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+
+    response = client.post(URL, _form(language=""))
+    page = client.get("/", headers={"accept-language": "en"})
+
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""
+    assert '<html lang="en">' in page.text

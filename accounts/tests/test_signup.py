@@ -1,0 +1,141 @@
+import pytest
+from django.contrib.auth import get_user
+from django.urls import reverse
+
+from accounts.models import User
+
+URL = reverse("accounts:signup")
+
+
+def _form(**overrides):
+    data = {
+        "username": "dora",
+        "email": "dora@example.com",
+        "password1": "tabletop-banker-77",
+        "password2": "tabletop-banker-77",
+    }
+    return {**data, **overrides}
+
+
+@pytest.mark.django_db
+def test_it_shows_the_form(client):
+    response = client.get(URL)
+
+    assert response.status_code == 200
+    assert 'name="username"' in response.text
+    assert 'name="email"' in response.text
+    assert 'name="password2"' in response.text
+
+
+@pytest.mark.django_db
+def test_it_creates_the_account_and_logs_in(client):
+    response = client.post(URL, _form())
+
+    assert response.status_code == 302
+    assert response.url == "/"
+    dora = User.objects.get(username="dora")
+    assert dora.email == "dora@example.com"
+    assert dora.check_password("tabletop-banker-77")
+    assert dora.email_notifications is True
+    assert get_user(client).pk == dora.pk
+
+
+@pytest.mark.django_db
+def test_it_redirects_to_a_safe_next(client):
+    response = client.post(URL + "?next=/games/abc123/", _form())
+
+    assert response.status_code == 302
+    assert response.url == "/games/abc123/"
+
+
+@pytest.mark.django_db
+def test_it_carries_next_through_the_form(client):
+    page = client.get(URL + "?next=/games/abc123/")
+    response = client.post(URL, _form(next="/games/abc123/"))
+
+    assert '<input type="hidden" name="next" value="/games/abc123/">' in page.text
+    assert response.url == "/games/abc123/"
+
+
+@pytest.mark.django_db
+def test_it_ignores_a_next_on_another_site(client):
+    response = client.post(URL, _form(next="https://evil.example.com/"))
+
+    assert response.status_code == 302
+    assert response.url == "/"
+
+
+@pytest.mark.django_db
+def test_it_rejects_a_taken_username_and_keeps_the_input(client, alice):
+    response = client.post(URL, _form(username="Alice", email="other@example.com"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.text
+    assert 'value="Alice"' in response.text
+    assert 'value="other@example.com"' in response.text
+    assert not User.objects.filter(email="other@example.com").exists()
+    assert not get_user(client).is_authenticated
+
+
+@pytest.mark.django_db
+def test_it_rejects_a_taken_email(client, alice):
+    response = client.post(URL, _form(email="ALICE@example.com"))
+
+    assert response.status_code == 200
+    assert "Another account already uses this email address." in response.text
+    assert not User.objects.filter(username="dora").exists()
+
+
+@pytest.mark.django_db
+def test_it_rejects_mismatched_passwords_and_keeps_the_input(client):
+    response = client.post(URL, _form(password2="tabletop-banker-78"))
+
+    assert response.status_code == 200
+    assert "The two password fields didn’t match." in response.text
+    assert 'value="dora"' in response.text
+    assert 'value="dora@example.com"' in response.text
+    # Passwords are never sent back to the browser.
+    assert "tabletop-banker-77" not in response.text
+    assert not User.objects.filter(username="dora").exists()
+
+
+@pytest.mark.django_db
+def test_it_rejects_a_weak_password_and_keeps_the_input(client):
+    response = client.post(URL, _form(password1="12345678", password2="12345678"))
+
+    assert response.status_code == 200
+    assert "This password is too common." in response.text
+    assert "This password is entirely numeric." in response.text
+    assert 'value="dora"' in response.text
+    assert 'value="dora@example.com"' in response.text
+    assert not User.objects.filter(username="dora").exists()
+
+
+@pytest.mark.django_db
+def test_it_rejects_a_password_like_the_username(client):
+    response = client.post(
+        URL,
+        _form(username="tabletopbanker", password1="tabletopbanker", password2="tabletopbanker"),
+    )
+
+    assert response.status_code == 200
+    assert "The password is too similar to the username." in response.text
+
+
+@pytest.mark.django_db
+def test_it_requires_an_email(client):
+    response = client.post(URL, _form(email=""))
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"] == ["This field is required."]
+    assert 'value="dora"' in response.text
+
+
+@pytest.mark.django_db
+def test_it_sends_a_logged_in_user_on(client, alice):
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url == "/"

@@ -1,0 +1,49 @@
+from django.conf import settings
+
+
+def test_it_applies_the_saved_language_on_a_new_device(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+
+    # No language cookie here, and a browser that asks for English.
+    response = client.get("/", headers={"accept-language": "en"})
+
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    assert '<html lang="zh-hans">' in response.text
+
+
+def test_it_prefers_the_saved_language_to_the_cookie(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    response = client.get("/")
+
+    assert '<html lang="zh-hans">' in response.text
+
+
+def test_it_leaves_the_browser_language_without_a_saved_one(client, bob):
+    client.force_login(bob)
+
+    response = client.get("/", headers={"accept-language": "zh-CN,zh;q=0.9"})
+
+    assert '<html lang="zh-hans">' in response.text
+
+
+def test_it_ignores_a_language_no_longer_offered(client, alice):
+    alice.language = "tlh"
+    alice.save()
+    client.force_login(alice)
+
+    response = client.get("/", headers={"accept-language": "en"})
+
+    assert response.status_code == 200
+    assert '<html lang="en">' in response.text
+
+
+def test_it_uses_the_browser_language_for_anonymous_visitors(client, db):
+    response = client.get("/", headers={"accept-language": "zh-Hans"})
+
+    assert '<html lang="zh-hans">' in response.text
