@@ -38,3 +38,15 @@ def test_it_shows_the_username_without_a_display_name(client, bob):
     response = client.get("/")
 
     assert '<a class="account-name" href="/accounts/u/bob/">bob</a>' in response.text
+
+
+def test_it_speaks_the_users_language(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+
+    response = client.get("/")
+
+    assert "设置" in response.text
+    assert "注销" in response.text
+    assert "Log out" not in response.text

@@ -123,6 +123,16 @@ def test_it_switches_the_next_response_to_the_chosen_language(client, alice):
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
     assert '<html lang="zh-hans">' in page.text
     assert page["Content-Language"] == "zh-hans"
+    assert "保存设置" in page.text
+
+
+def test_it_confirms_in_the_language_just_chosen(client, alice):
+    client.force_login(alice)
+
+    response = client.post(URL, _form(language="zh-hans"), follow=True)
+
+    assert "设置已保存。" in response.text
+    assert "Your settings are saved." not in response.text
 
 
 def test_it_keeps_the_language_after_logging_out(client, alice):
