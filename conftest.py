@@ -21,13 +21,25 @@ CHROMIUM_ARGS = [
 
 
 def _fresh_connections():
-    """Run in the forked server: open its own database connections (never the parent's)."""
+    """Run in the forked server: open its own database connections (never the parent's).
+
+    The inherited connections are dropped, not closed: closing one would send
+    PostgreSQL a goodbye on the socket the parent still uses and end the
+    parent's session. (psycopg never closes a connection made by another
+    process when it is garbage collected.)
+    """
     from django.db import connections
 
     for connection in connections.all(initialized_only=True):
-        connection.inc_thread_sharing()
-        connection.close()
-        connection.dec_thread_sharing()
+        connection.connection = None
+    # asgiref's executor for thread-sensitive code (where sync consumers run)
+    # keeps the parent's worker thread, which a fork does not copy: work sent
+    # to it would wait forever.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 @pytest.fixture
