@@ -1,8 +1,11 @@
 """The lobby in real browsers: a join and a start reach the other players over the socket."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
+from playwright.sync_api import expect
 
 
 def page_for(browser, server, user, path):
@@ -47,8 +50,12 @@ def test_it_seats_players_and_starts_the_game_live(
     alice_page.screenshot(path=screenshot_dir / "waiting-room.png", full_page=True)
 
     alice_page.click("text=Start with 2 players")
+    # Alice may be sent twice (her own post, then her socket): follow the URL
+    # rather than one navigation.
+    game_url = re.compile(r"/games/[a-z0-9]+/$")
     for page in (alice_page, bob_page):
-        page.wait_for_url("**/games/*/", timeout=10_000)
+        expect(page).to_have_url(game_url, timeout=10_000)
+        page.wait_for_selector(".game-page", timeout=10_000)
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
