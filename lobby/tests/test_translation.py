@@ -1,0 +1,51 @@
+"""The lobby in Simplified Chinese, over HTTP and over its socket."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.urls import reverse
+
+from config.asgi import application
+from games.models import Game
+from lobby.tests.conftest import open_table
+
+ZH = {"Accept-Language": "zh-hans"}
+
+
+@pytest.mark.django_db
+def test_it_shows_the_home_page_in_chinese(client, alice, table):
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:home"), headers=ZH)
+
+    assert "我的牌桌" in response.text
+    assert "创建牌桌" in response.text
+    assert "实时，每次决定 60 秒" in response.text
+
+
+@pytest.mark.django_db
+def test_it_refuses_in_chinese(client, alice, bob, charlie):
+    game = open_table(alice, bob, seat_count=2)
+    client.force_login(charlie)
+
+    response = client.post(reverse("lobby:join", args=[game.code]), headers=ZH, follow=True)
+
+    assert "这张牌桌已满。" in response.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_renders_socket_fragments_in_the_browser_language(alice):
+    await sync_to_async(open_table)(
+        alice, pace=Game.Pace.CORRESPONDENCE, pace_days=2, options={"enhanced": True}
+    )
+    headers = [(b"origin", b"http://localhost"), (b"accept-language", b"zh-CN,zh;q=0.9")]
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers)
+    connected, _code = await socket.connect()
+    try:
+        assert connected
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert "通信，每步 2 天" in html
+    assert "增强版" in html
