@@ -1,1 +1,2 @@
-# Lobby models (open tables, invitations) come here.
+# The lobby has no models of its own: a table is a games.models.Game, its
+# players Seat rows and its invitations Invitation rows.
