@@ -1,5 +1,14 @@
+import pytest
+from django.utils import translation
+
 from games.models import Game
 from lobby.templatetags.tables import options_in_words, pace
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
 
 
 def test_it_describes_a_live_pace():
