@@ -132,8 +132,9 @@ else:
             # needs to write fails at once with "database is locked".
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
             # A file, not :memory:, so that a live server forked by the
-            # browser tests sees the same test database.
-            "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
+            # browser tests sees the same test database. Two test runs at once in
+            # one checkout each need their own (SQLITE_TEST_NAME).
+            "TEST": {"NAME": env("SQLITE_TEST_NAME", str(BASE_DIR / "test-db.sqlite3"))},
         }
     }
 
