@@ -1,5 +1,6 @@
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from games.models import Game, Seat
 
@@ -9,6 +10,14 @@ PASSWORD = "purple-rent-deal-42"
 @pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    # LocaleMiddleware activates a request's language in the test's thread and
+    # leaves it there: a Chinese request must not make later tests Chinese.
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
