@@ -6,7 +6,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 
 from config.asgi import application
@@ -36,14 +35,6 @@ async def connect(game, user=None):
 
 async def receive(communicator):
     return await communicator.receive_from(timeout=5)
-
-
-@pytest.fixture(autouse=True)
-def fresh_database_connections():
-    # The live server of the browser tests (conftest.py) closes, in its forked
-    # process, the database connections it inherited; on PostgreSQL that ends
-    # this process's session too. Start from new connections.
-    connections.close_all()
 
 
 @pytest.fixture
