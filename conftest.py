@@ -89,3 +89,21 @@ def browser():
 def screenshot_dir():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def open_page(browser, server, user, path, viewport=(1100, 900)):
+    """Open `path` in a new browser context logged in as `user`; return (page, page errors)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + path)
+    return page, errors

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.rules.position import card_in
 from games.tests.helpers import set_position
+from games.tests.test_browser_table import open_table
 
 
 def sign_up(browser, server, username):
@@ -94,8 +95,6 @@ def test_it_takes_two_new_players_from_sign_up_through_several_turns(
 def test_it_plays_a_just_say_no_and_a_payment_through_the_pages(
     live_asgi_server, browser, screenshot_dir, alice, bob
 ):
-    from games.tests.test_browser_table import open_table  # the logged-in page helper
-
     game = Game.objects.create(host=alice, seat_count=2)
     game.seats.create(user=alice, position=0)
     game.seats.create(user=bob, position=1)

@@ -1,9 +1,8 @@
 """The table in real browsers: a move made on one page reaches the other over the socket."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
+from conftest import open_page
 from games import models
 from games.models import Game, Seat
 from games.rules.position import card_in
@@ -24,23 +23,7 @@ def started_game(alice, bob, monkeypatch):
 
 
 def open_table(browser, server, user, game):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": server,
-            }
-        ]
-    )
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/games/{game.code}/")
-    return page, errors
+    return open_page(browser, server, user, f"/games/{game.code}/")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,29 +3,13 @@
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
+
+from conftest import open_page
 
 
 def page_for(browser, server, user, path):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1000, "height": 800})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": server,
-            }
-        ]
-    )
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server + path)
-    return page, errors
+    return open_page(browser, server, user, path, viewport=(1000, 800))
 
 
 @pytest.mark.django_db(transaction=True)
