@@ -228,8 +228,9 @@ class Game(models.Model):
             state = game.state()
             _state, events = rules.apply(state, seat, move)
             now = timezone.now()
+            # The version counts the start and every move: move n is made from version n.
             game.moves.create(
-                n=game.moves.count() + 1,
+                n=game.version,
                 seat=seat,
                 move=move.to_json(),
                 timeout=timeout,
