@@ -394,20 +394,13 @@ def _play_building(state, seat, move, kind, events):
     check_win(state, (seat,), events)
 
 
-def _play_jail(state, seat, move, kind, events):
+def _play_at_one_player(state, seat, move, kind, events):
+    """Jail and Heir: aimed at one other player, with nothing else to choose."""
     no_extras(move, targets=False)
     target = _one_target(state, seat, move)
     require_plays(state, 1)
     _spend(state, seat, move.card)
-    _begin(state, Pending(JAIL, seat, move.card), (target,), events)
-
-
-def _play_heir(state, seat, move, kind, events):
-    no_extras(move, targets=False)
-    target = _one_target(state, seat, move)
-    require_plays(state, 1)
-    _spend(state, seat, move.card)
-    _begin(state, Pending(HEIR, seat, move.card), (target,), events)
+    _begin(state, Pending(kind.effect, seat, move.card), (target,), events)
 
 
 def _play_speeding(state, seat, move, kind, events):
@@ -619,8 +612,8 @@ _EFFECTS = {
     DEAL_BREAKER: _play_deal_breaker,
     HOUSE: _play_building,
     HOTEL: _play_building,
-    JAIL: _play_jail,
-    HEIR: _play_heir,
+    JAIL: _play_at_one_player,
+    HEIR: _play_at_one_player,
     SPEEDING: _play_speeding,
 }
 
