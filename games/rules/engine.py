@@ -445,6 +445,29 @@ def default_move(state, seat):
     return None
 
 
+def forced_move(state, seat):
+    """Return `seat`'s answer when its decision has exactly one legal answer, else None.
+
+    A decision with one answer (accept when there is no Just Say No or Rent
+    Transfer to hand, a payment that must give everything payable, the end of
+    a turn with nothing left to play) is made at once rather than waited for.
+    Each share `seat` answers is a decision of its own.
+    """
+    if state.phase == RESPOND:
+        chosen = {choice.share for choice in choices(state, seat)}
+        answers = {}
+        for move in response_moves(state, seat):
+            answers.setdefault(move.share, []).append(move)
+        for share, moves in answers.items():
+            if len(moves) == 1 and share not in chosen:
+                return moves[0]
+        return None
+    if choices(state, seat):
+        return None
+    moves = legal_moves(state, seat)
+    return moves[0] if len(moves) == 1 else None
+
+
 def outcome(state):
     """Return None while the game runs, else {"winner": seat or None, "reason": ...}."""
     if state.phase != OVER:
