@@ -22,6 +22,12 @@ class User(AbstractUser):
         default=True,
         help_text=_("Email me about my games, for example when it is my turn."),
     )
+    email_digest = models.BooleanField(
+        _("daily digest"),
+        default=False,
+        help_text=_("Email me once a day a list of the games waiting for me."),
+    )
+    digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     def get_absolute_url(self):
         return reverse("accounts:profile", args=[self.username])

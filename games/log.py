@@ -9,6 +9,7 @@ the draw pile stay secret: only their number is told.
 from django.utils.translation import gettext as _, ngettext
 
 from games.cardnames import colour_name, kind_name
+from games.models import Move
 from games.rules.cards import (
     BIRTHDAY,
     DEAL_BREAKER,
@@ -46,8 +47,10 @@ def move_log(game, names, deck, length=15):
     lines = []
     for m in moves:
         text = teller.tell(m.seat, m.move)
-        if m.timeout:
+        if m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
+        elif m.cause == Move.Cause.ABSENT:
+            text = _("%(text)s (absent)") % {"text": text}
         lines.append({"n": m.n, "seat": m.seat, "text": text})
     return lines
 

@@ -1,6 +1,7 @@
 """Games, their seats and their move logs; the rules live in games/rules/ (no Django)."""
 
 import secrets
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -33,6 +34,14 @@ def group_name(code):
 
 
 LOBBY_GROUP = "lobby"
+
+# Timeouts in a row after which a player is marked absent and their seat played by defaults.
+ABSENT_AFTER = 3
+
+
+def user_group(user_id):
+    """Return the channel-layer group of one user's sockets (the navigation badge)."""
+    return f"user-{user_id}"
 
 
 class StaleBoard(Exception):
@@ -76,6 +85,8 @@ class Game(models.Model):
     pace = models.CharField(max_length=16, choices=Pace, default=Pace.LIVE)
     pace_seconds = models.PositiveIntegerField(default=60)  # live: per decision
     pace_days = models.PositiveSmallIntegerField(default=3)  # correspondence: per decision
+    # Correspondence: extra days per player per game, spent when a deadline passes.
+    reserve_days = models.PositiveSmallIntegerField(default=3)
     private = models.BooleanField(
         default=False
     )  # not listed in the lobby; join by invitation or link
@@ -88,7 +99,9 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The earliest deadline of the decisions the game waits for (each seat has its own).
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_number = models.PositiveIntegerField(default=0)  # turns begun, as in the engine
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -182,6 +195,19 @@ class Game(models.Model):
 
     # --- the path of one move ----------------------------------------------------------------
 
+    @property
+    def decision_time(self):
+        """Return the time a player has for each decision the game waits for."""
+        if self.pace == Game.Pace.CORRESPONDENCE:
+            return timedelta(days=self.pace_days)
+        return timedelta(seconds=self.pace_seconds)
+
+    @property
+    def starting_reserve(self):
+        if self.pace == Game.Pace.CORRESPONDENCE:
+            return timedelta(days=self.reserve_days)
+        return timedelta(0)
+
     def start(self):
         """Deal the cards and begin the first turn; seats are filled in join order."""
         with transaction.atomic():
@@ -195,20 +221,23 @@ class Game(models.Model):
                 if seat.position != position:
                     seat.position = position
                     seat.save(update_fields=["position"])
-            state = rules.new_game([seat.user_id for seat in seats], game.seed, game.options)
+            events = []
+            state = rules.new_game(
+                [seat.user_id for seat in seats], game.seed, game.options, events
+            )
             now = timezone.now()
-            game.snapshot = state.to_json()
+            for seat in seats:
+                seat.reserve = game.starting_reserve
             game.status = Game.Status.ACTIVE
             game.seat_count = len(seats)
-            game.started_at = game.last_move_at = now
+            game.started_at = now
             game.version += 1
-            game.save()
-            transaction.on_commit(game.broadcast)
+            game._settle(state, seats, now, {}, events)
             transaction.on_commit(broadcast_lobby)
         self.refresh_from_db()
         return self
 
-    def play(self, seat, move, version=None, timeout=False):
+    def play(self, seat, move, version=None):
         """Apply `seat`'s move (a rules.Move or its JSON) and record it; return the events.
 
         The game row is locked for the whole move so that two moves (two tabs, a
@@ -226,40 +255,156 @@ class Game(models.Model):
             if game.status != Game.Status.ACTIVE:
                 raise rules.IllegalMove(_("This game is not in play."))
             state = game.state()
+            before = _decisions(state)
             _state, events = rules.apply(state, seat, move)
             now = timezone.now()
-            # The version counts the start and every move: move n is made from version n.
-            game.moves.create(
-                n=game.version,
-                seat=seat,
-                move=move.to_json(),
-                timeout=timeout,
-                created_at=now,
-            )
-            game.snapshot = state.to_json()
-            game.version += 1
-            game.last_move_at = now
-            if state.over:
-                game._finish(state, now)
-            game.save()
-            transaction.on_commit(game.broadcast)
-            if state.over:
-                transaction.on_commit(broadcast_lobby)
+            seats = list(game.seats.all())
+            seats[seat].timeouts_in_row = 0
+            game._record(seat, move, Move.Cause.PLAYER, now)
+            game._settle(state, seats, now, before, events)
         self.refresh_from_db()
         return events
 
-    def _finish(self, state, now):
+    def enforce_deadline(self, position, now=None):
+        """Play the default move for `position` if its time (and reserve) has run out.
+
+        Idempotent: under the game lock the deadline is read again, so a
+        deadline enforced twice, or one that a player's move has just met,
+        applies nothing. Return whether a move was applied.
+        """
+        now = now or timezone.now()
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.ACTIVE:
+                return False
+            seats = list(game.seats.all())
+            seat = seats[position]
+            if seat.timeout_at is None or seat.timeout_at > now:
+                return False
+            state = game.state()
+            before = _decisions(state)
+            events = []
+            seat.timeouts_in_row += 1
+            if seat.timeouts_in_row >= ABSENT_AFTER:
+                seat.absent = True
+            # The whole decision is defaulted: a turn that ends over 7 cards discards too.
+            while not state.over and position in _decisions(state):
+                move = rules.default_move(state, position)
+                _state, more = rules.apply(state, position, move)
+                events.extend(more)
+                game._record(position, move, Move.Cause.TIMEOUT, now)
+            game._settle(state, seats, now, before, events)
+        self.refresh_from_db()
+        return True
+
+    def come_back(self, user):
+        """Give an absent player their seat back: the game waits for them again."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.ACTIVE:
+                raise SeatingError(_("This game is not in play."))
+            seat = game.seats.filter(user=user).first()
+            if seat is None:
+                raise SeatingError(_("You have no seat at this table."))
+            if seat.absent:
+                seat.absent = False
+                seat.timeouts_in_row = 0
+                seat.save(update_fields=["absent", "timeouts_in_row"])
+                game.version += 1
+                game.save(update_fields=["version"])
+                transaction.on_commit(game.broadcast)
+        self.refresh_from_db()
+        return self
+
+    # --- inside the lock ---------------------------------------------------------------------
+
+    def _record(self, seat, move, cause, now):
+        # The version counts the start and every move: move n is made from version n.
+        self.moves.create(
+            n=self.version, seat=seat, move=move.to_json(), cause=cause, created_at=now
+        )
+        self.version += 1
+        self.last_move_at = now
+
+    def _settle(self, state, seats, now, before, events):
+        """Play what nobody needs to wait for, set the deadlines, and save the game.
+
+        Decisions with a single legal answer are made at once, and so are the
+        decisions of absent players (their seats play the defaults of RULES.md
+        section 11); a game whose players are all absent ends with no winner.
+        """
+        absent = {seat.position for seat in seats if seat.absent}
+        while not state.over:
+            if len(absent) == len(seats):
+                rules.abandon(state, events)
+                break
+            found = None
+            for position, _decision, _share in rules.awaiting(state):
+                move = rules.forced_move(state, position)
+                if move is not None:
+                    found = (position, move, Move.Cause.FORCED)
+                    break
+                if position in absent:
+                    found = (position, rules.default_move(state, position), Move.Cause.ABSENT)
+                    break
+            if found is None:
+                break
+            position, move, cause = found
+            _state, more = rules.apply(state, position, move)
+            events.extend(more)
+            self._record(position, move, cause, now)
+        newly_awaited = self._set_deadlines(state, seats, now, before)
+        self.snapshot = state.to_json()
+        self.turn_number = state.turns
+        if state.over:
+            self._finish(state, seats, now)
+        self.save()
+        Seat.objects.bulk_update(seats, Seat.CLOCK_FIELDS)
+        told = Notification.for_move(self, state, seats, events, newly_awaited)
+        transaction.on_commit(self.broadcast)
+        changed = {seats[p].user_id for p in newly_awaited} | told
+        changed |= {seat.user_id for seat in seats if seat.position in before}
+        if state.over:
+            changed |= {seat.user_id for seat in seats}
+            transaction.on_commit(broadcast_lobby)
+        transaction.on_commit(lambda: broadcast_users(changed))
+
+    def _set_deadlines(self, state, seats, now, before):
+        """Give each newly awaited seat a fresh deadline; return their positions.
+
+        A seat keeps its deadline while the same decision waits for it (moves
+        within one turn do not reset the clock); a decision that ends after
+        its deadline spends the overrun from the seat's reserve.
+        """
+        waiting = _decisions(state)
+        fresh = []
+        for seat in seats:
+            mine = waiting.get(seat.position)
+            if mine and seat.deadline is not None and mine & before.get(seat.position, set()):
+                continue
+            if seat.deadline is not None:
+                seat.stop_clock(now)
+            if mine:
+                seat.start_clock(now, self.decision_time)
+                fresh.append(seat.position)
+        deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
+        self.turn_deadline = min(deadlines, default=None)
+        return fresh
+
+    def _finish(self, state, seats, now):
         self.status = Game.Status.FINISHED
         self.ended_at = now
         self.end_reason = state.end_reason
-        seats = list(self.seats.all())
+        self.turn_deadline = None
         for seat in seats:
-            if state.winner < 0:
+            seat.stop_clock(now)
+            if seat.absent:
+                seat.result = Seat.Result.LOSS  # an absent player's result is a loss
+            elif state.winner < 0:
                 seat.result = Seat.Result.DRAW
             else:
                 seat.result = Seat.Result.WIN if seat.position == state.winner else Seat.Result.LOSS
-            seat.save(update_fields=["result"])
-            if seat.position == state.winner:
+            if seat.result == Seat.Result.WIN:
                 self.winner_id = seat.user_id
 
     def broadcast(self):
@@ -273,7 +418,41 @@ class Game(models.Model):
         """Rebuild the game from its seed, options, seating and move log."""
         seats = [seat.user_id for seat in self.seats.order_by("position")]
         moves = [(m.seat, rules.Move.from_json(m.move)) for m in self.moves.order_by("n")]
-        return rules.replay(seats, self.seed, self.options, moves)
+        state = rules.replay(seats, self.seed, self.options, moves)
+        if self.end_reason == "abandoned":
+            rules.abandon(state)  # every player went absent: no move records that
+        return state
+
+
+def _decisions(state):
+    """Return {seat: {decision keys}} of what the game waits for.
+
+    A key names one decision: the turn, its kind, the share it answers and the
+    number of Just Say No on that share, so that a new decision never keeps
+    the clock of an old one.
+    """
+    found = {}
+    for seat, decision, share in rules.awaiting(state):
+        jsn = state.pending.shares[share].jsn if share >= 0 else 0
+        found.setdefault(seat, set()).add((state.turns, decision, share, jsn))
+    return found
+
+
+def enforce_deadlines(now=None):
+    """Apply the default move of every seat whose time and reserve have run out."""
+    now = now or timezone.now()
+    due = Seat.objects.filter(timeout_at__lte=now, game__status=Game.Status.ACTIVE)
+    applied = 0
+    for game_id, position in due.values_list("game_id", "position").order_by("timeout_at"):
+        applied += Game(pk=game_id).enforce_deadline(position, now)
+    return applied
+
+
+def broadcast_users(user_ids):
+    """Tell each user's sockets that their turns or notifications changed."""
+    layer = get_channel_layer()
+    for user_id in user_ids:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": "user.updated"})
 
 
 def broadcast_lobby():
@@ -294,6 +473,29 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
     result = models.CharField(max_length=8, choices=Result, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
+    # The clock of the decision the game waits for from this seat (all None when none).
+    awaited_since = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    timeout_at = models.DateTimeField(null=True, blank=True, db_index=True)  # with the reserve
+    reserve = models.DurationField(default=timedelta(0))
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    absent = models.BooleanField(default=False)
+    # Emails: the last time the player opened the table, and what they were told.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    reminded = models.BooleanField(default=False)
+    emailed_turn = models.PositiveIntegerField(null=True, blank=True)
+
+    # What a move may change (saved together with one query; seen_at is written elsewhere).
+    CLOCK_FIELDS = [
+        "awaited_since",
+        "deadline",
+        "timeout_at",
+        "reserve",
+        "timeouts_in_row",
+        "absent",
+        "reminded",
+        "result",
+    ]
 
     class Meta:
         ordering = ["position"]
@@ -305,6 +507,23 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.game_id}:{self.position}"
 
+    def start_clock(self, now, period):
+        self.awaited_since = now
+        self.deadline = now + period
+        self.timeout_at = self.deadline + self.reserve
+        self.reminded = False
+
+    def stop_clock(self, now):
+        """End the clock of a decision; time past the deadline comes out of the reserve."""
+        if self.deadline is not None and now > self.deadline:
+            self.reserve = max(self.reserve - (now - self.deadline), timedelta(0))
+        self.awaited_since = self.deadline = self.timeout_at = None
+
+    @property
+    def in_reserve(self):
+        """Return whether the regular time has run out and the reserve is being spent."""
+        return self.deadline is not None and timezone.now() > self.deadline
+
 
 class Move(models.Model):
     """One entry of a game's move log: enough, with the seed, to rebuild the game."""
@@ -312,8 +531,16 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     n = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
+
+    class Cause(models.TextChoices):
+        PLAYER = "", _("Played")
+        FORCED = "forced", _("Only possible answer")
+        TIMEOUT = "timeout", _("Timed out")
+        ABSENT = "absent", _("Absent player")
+
     move = models.JSONField()
-    timeout = models.BooleanField(default=False)
+    # Who chose the move: the player, or the site for them (RULES.md section 11).
+    cause = models.CharField(max_length=8, choices=Cause, blank=True, default=Cause.PLAYER)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -341,3 +568,74 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.game_id}:{self.user_id}"
+
+
+class Notification(models.Model):
+    """Something a player should know: it is their turn, they were targeted, a game ended ..."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        TARGETED = "targeted", _("Targeted")
+        ENDED = "ended", _("Game ended")
+        INVITED = "invited", _("Invitation")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=12, choices=Kind)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(default=dict, blank=True)  # e.g. {"card": "sly_deal"}
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="unread_by_user")]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.kind}:{self.game_id}"
+
+    @classmethod
+    def for_move(cls, game, state, seats, events, newly_awaited):
+        """Create the notifications of one move (in its transaction); return who was told."""
+        users = {seat.position: seat.user_id for seat in seats}
+        found = []
+        if game.status == Game.Status.FINISHED:
+            found += [cls(user_id=u, game=game, kind=cls.Kind.ENDED) for u in users.values()]
+        for event in events:
+            if event["type"] == "play" and event.get("targets"):
+                card = state.deck[event["card"]].id
+                found += [
+                    cls(
+                        user_id=users[t],
+                        game=game,
+                        kind=cls.Kind.TARGETED,
+                        actor_id=users[event["seat"]],
+                        data={"card": card},
+                    )
+                    for t in event["targets"]
+                ]
+            elif event["type"] == "transfer":
+                found.append(
+                    cls(
+                        user_id=users[event["to"]],
+                        game=game,
+                        kind=cls.Kind.TARGETED,
+                        actor_id=users[event["seat"]],
+                        data={"card": "rent_transfer"},
+                    )
+                )
+        if game.status == Game.Status.ACTIVE and newly_awaited:
+            # One unread "your turn" per game is enough; it is read when the table is opened.
+            waiting = {users[p] for p in newly_awaited if not seats[p].absent}
+            waiting -= set(
+                cls.objects.filter(
+                    game=game, kind=cls.Kind.YOUR_TURN, read_at=None, user_id__in=waiting
+                ).values_list("user_id", flat=True)
+            )
+            found += [cls(user_id=u, game=game, kind=cls.Kind.YOUR_TURN) for u in waiting]
+        cls.objects.bulk_create(found)
+        return {n.user_id for n in found}

@@ -129,7 +129,9 @@ def test_it_finds_the_action_an_answer_answers_before_the_window(table_game):
     moves += [(1, {"kind": "just_say_no", "share": 1}), (0, {"kind": "just_say_no", "share": 1})]
     moves += [(1, {"kind": "accept", "share": 1, "cards": [card("2M", deck=BASE_DECK)]})]
     for n, (seat, move) in enumerate(moves, start=1):
-        Move.objects.create(game=table_game, n=n, seat=seat, move=move, timeout=n == 4)
+        Move.objects.create(
+            game=table_game, n=n, seat=seat, move=move, cause="timeout" if n == 4 else ""
+        )
 
     with translation.override("en"):
         lines = move_log(table_game, NAMES, BASE_DECK, length=1)

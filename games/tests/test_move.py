@@ -114,7 +114,7 @@ def test_it_plays_just_say_no_and_accepts_the_cancellation(alice_client, bob_cli
     state = set_position(
         table_game,
         """
-        alice hand: sly_deal
+        alice hand: sly_deal just_say_no
         bob hand: just_say_no
         bob table: red: red
         """,
@@ -181,7 +181,7 @@ def test_it_transfers_rent_to_a_third_player(alice):
         alice hand: rent:any
         alice table: red: red
         bob hand: rent_transfer
-        dave bank: 2M
+        dave bank: 2M 1M
         """,
     )
     clients = {}
@@ -206,7 +206,7 @@ def test_it_transfers_rent_to_a_third_player(alice):
 
 
 def test_it_answers_an_htmx_request_with_the_board_fragments(alice_client, table_game):
-    state = set_position(table_game, "alice hand: 5M")
+    state = set_position(table_game, "alice hand: 5M 1M")
 
     response = post_move(
         alice_client, table_game, htmx=True, kind="bank", card=card_in(state, "alice", "hand", "5M")

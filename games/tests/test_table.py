@@ -144,7 +144,7 @@ def test_it_shows_who_is_awaited_and_the_pending_action(client, bob, table_game)
         players: alice bob
         turn: bob
         bob hand: debt_collector
-        alice bank: 5M
+        alice bank: 5M 1M
         """,
     )
     client.force_login(bob)
