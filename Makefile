@@ -8,6 +8,8 @@ STAMP := $(VENV)/.requirements-installed
 
 run: $(STAMP)
 	$(PYTHON) manage.py migrate
+	@# The worker applies timeouts (and sends emails) beside the web server; both stop together.
+	$(PYTHON) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)

@@ -1,5 +1,6 @@
 """Games, their seats and their move logs; the rules live in games/rules/ (no Django)."""
 
+import logging
 import secrets
 from datetime import timedelta
 
@@ -12,6 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"
 
@@ -444,7 +447,10 @@ def enforce_deadlines(now=None):
     due = Seat.objects.filter(timeout_at__lte=now, game__status=Game.Status.ACTIVE)
     applied = 0
     for game_id, position in due.values_list("game_id", "position").order_by("timeout_at"):
-        applied += Game(pk=game_id).enforce_deadline(position, now)
+        try:
+            applied += Game(pk=game_id).enforce_deadline(position, now)
+        except Exception:  # one broken game must not stop the clocks of the others
+            log.exception("Enforcing the deadline of seat %s in game %s failed", position, game_id)
     return applied
 
 
