@@ -7,8 +7,11 @@ order of the draw pile cannot leak into a page, an htmx response or a
 socket message.
 """
 
+from datetime import timedelta
+
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from games import rules
@@ -62,6 +65,8 @@ def table_context(game, user, log_length=15):
         "review_url": f"/games/{game.code}/review/",
         "move_url": reverse("games:move", args=[game.code]),
         "socket_url": f"/ws/games/{game.code}/",
+        "come_back_url": reverse("games:come_back", args=[game.code]),
+        "correspondence": game.pace == game.Pace.CORRESPONDENCE,
         "table": None,
     }
     if game.snapshot is None:
@@ -69,8 +74,39 @@ def table_context(game, user, log_length=15):
     view = rules.view_for(game.state(), seat)
     table = present(view, names)
     table["log"] = move_log(game, table["names"], view_deck(view), log_length)
+    active = game.status == game.Status.ACTIVE
+    clocks = {s.position: seat_clock(game, s, active) for s in seats}
+    for player in table["players"]:
+        player["clock"] = clocks[player["seat"]]
+    table["my_clock"] = clocks[seat] if seat is not None else None
     context["table"] = table
     return context
+
+
+def seat_clock(game, seat, active=True):
+    """Return what the table shows of a seat's clock: deadline, reserve, absence.
+
+    `deadline` is the moment the default move will be played: the regular
+    deadline, or, once it has passed, the end of the reserve being spent.
+    """
+    correspondence = game.pace == game.Pace.CORRESPONDENCE
+    clock = {
+        "absent": seat.absent,
+        "reserve": seat.reserve if correspondence else None,
+        "deadline": None,
+        "in_reserve": False,
+        "timeouts": seat.timeouts_in_row,
+    }
+    if not active or seat.deadline is None:
+        return clock
+    now = timezone.now()
+    if now > seat.deadline:
+        clock["in_reserve"] = True
+        clock["deadline"] = seat.timeout_at
+        clock["reserve"] = max(seat.timeout_at - now, timedelta(0))
+    else:
+        clock["deadline"] = seat.deadline
+    return clock
 
 
 def render_fragments(context, messages=(), request=None):

@@ -6,13 +6,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import rules
 from games.board import render_fragments, table_context
 from games.cardnames import translate_english_name
-from games.models import Game, StaleBoard
+from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
 
 
 class BadMove(ValueError):
@@ -24,7 +25,18 @@ def table(request, code):
     game = get_object_or_404(Game, code=code)
     if game.status == Game.Status.OPEN:
         return redirect(waiting_room_url(game))
+    if game.seat_of(request.user) is not None:
+        _seen(game, request.user)
     return render(request, "games/table.html", table_context(game, request.user))
+
+
+def _seen(game, user):
+    """Note that `user` opened their game: no reminder email, and its notifications are read."""
+    now = timezone.now()
+    game.seats.filter(user=user).update(seen_at=now)
+    unread = Notification.objects.filter(user=user, game=game, read_at=None)
+    if unread.update(read_at=now):
+        broadcast_users({user.id})
 
 
 @login_required
@@ -43,6 +55,22 @@ def move(request, code):
         )
     except rules.IllegalMove as e:
         messages.error(request, illegal_move_message(e))
+    return _board_or_redirect(request, game)
+
+
+@login_required
+@require_POST
+def come_back(request, code):
+    """Take back the seat of a player marked absent: the game waits for them again."""
+    game, _seat = _get_game_for_player(request, code)
+    try:
+        game.come_back(request.user)
+    except SeatingError as e:
+        messages.error(request, str(e))
+    return _board_or_redirect(request, game)
+
+
+def _board_or_redirect(request, game):
     if request.htmx:
         # The "view restart": redraw the board as it is now, whatever happened.
         game = Game.objects.get(pk=game.pk)

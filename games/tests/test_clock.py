@@ -1,0 +1,392 @@
+"""Deadlines, the correspondence reserve, timeouts and absent players (issue 4).
+
+Time is moved with time_machine, never slept through.
+"""
+
+import threading
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games import rules
+from games.models import Game, Move, Notification, Seat, StaleBoard, enforce_deadlines
+from games.rules.position import card_in
+
+from .helpers import set_position, state_of
+
+pytestmark = pytest.mark.django_db
+
+START = timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def traveller():
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller
+
+
+def make_game(users, pace="live", **fields):
+    fields.setdefault("seed", 7)
+    game = Game.objects.create(host=users[0], seat_count=len(users), pace=pace, **fields)
+    for position, user in enumerate(users):
+        Seat.objects.create(game=game, user=user, position=position)
+    return game.start()
+
+
+@pytest.fixture
+def live(traveller, alice, bob):
+    return make_game([alice, bob], pace_seconds=60)
+
+
+@pytest.fixture
+def slow(traveller, alice, bob):
+    """A correspondence game: 3 days a decision, 3 days of reserve."""
+    return make_game([alice, bob], pace="correspondence", pace_days=3, reserve_days=3)
+
+
+def seat(game, position):
+    return Seat.objects.get(game=game, position=position)
+
+
+def current(game):
+    return state_of(game).current
+
+
+def test_it_gives_the_awaited_player_one_decision_time(live, slow):
+    for game, period in ((live, timedelta(seconds=60)), (slow, 3 * DAY)):
+        turn = current(game)
+        waiting = seat(game, turn)
+        assert waiting.deadline == START + period
+        assert waiting.awaited_since == START
+        assert seat(game, 1 - turn).deadline is None
+        game.refresh_from_db()
+        assert game.turn_deadline == START + period
+
+
+def test_it_gives_correspondence_players_a_reserve_and_live_players_none(live, slow):
+    assert seat(slow, 0).reserve == seat(slow, 1).reserve == 3 * DAY
+    turn = current(slow)
+    assert seat(slow, turn).timeout_at == START + 6 * DAY
+    assert seat(live, 0).reserve == timedelta(0)
+    assert seat(live, current(live)).timeout_at == START + timedelta(seconds=60)
+
+
+def test_it_keeps_the_clock_running_through_the_moves_of_one_turn(traveller, slow):
+    turn = current(slow)
+    state = state_of(slow)
+    play = next(m for m in rules.legal_moves(state, turn) if m.kind in ("bank", "lay"))
+    traveller.shift(DAY)
+    slow.play(turn, play)
+    assert seat(slow, turn).deadline == START + 3 * DAY, "a play within the turn is no new decision"
+
+
+def test_it_starts_a_fresh_clock_for_the_next_decision(traveller, slow):
+    turn = current(slow)
+    traveller.shift(DAY)
+    slow.play(turn, rules.Move.end())
+    assert seat(slow, turn).deadline is None
+    assert seat(slow, 1 - turn).deadline == START + DAY + 3 * DAY
+    assert seat(slow, turn).reserve == 3 * DAY, "a move in time costs no reserve"
+
+
+def test_it_applies_the_default_move_when_the_time_runs_out(traveller, live):
+    turn = current(live)
+    traveller.shift(timedelta(seconds=59))
+    assert enforce_deadlines() == 0
+    assert not live.moves.exists()
+    traveller.shift(timedelta(seconds=2))
+    assert enforce_deadlines() == 1
+    move = live.moves.get()
+    assert (move.seat, move.move, move.cause) == (turn, {"kind": "end"}, Move.Cause.TIMEOUT)
+    assert current(live) == 1 - turn
+    assert seat(live, turn).timeouts_in_row == 1
+    assert seat(live, 1 - turn).deadline == START + timedelta(seconds=61 + 60)
+
+
+def test_it_finishes_a_timed_out_turn_by_discarding_the_lowest_cards(traveller, live, alice):
+    set_position(live, "alice hand: 10M 5M any deal_breaker pass_go 3M red green 4M")
+    Seat.objects.filter(game=live).update(deadline=None, timeout_at=None)
+    Seat.objects.filter(game=live, position=0).update(
+        deadline=START, timeout_at=START, awaited_since=START
+    )
+    traveller.shift(timedelta(seconds=1))
+    assert enforce_deadlines() == 1
+    kinds = [m.move["kind"] for m in live.moves.all()]
+    assert kinds == ["end", "discard"]
+    assert set(live.moves.values_list("cause", flat=True)) == {Move.Cause.TIMEOUT}
+    after = state_of(live)
+    assert after.current == 1 and len(after.players[0].hand) == 7
+    assert seat(live, 0).timeouts_in_row == 1, "one timeout, however many moves it takes"
+
+
+def test_it_spends_the_reserve_before_a_timeout(traveller, slow):
+    turn = current(slow)
+    traveller.shift(4 * DAY)
+    assert enforce_deadlines() == 0, "one day into the reserve"
+    page = Seat.objects.get(game=slow, position=turn)
+    assert page.timeout_at == START + 6 * DAY
+    traveller.shift(2 * DAY)
+    assert enforce_deadlines() == 1
+    timed_out = seat(slow, turn)
+    assert timed_out.reserve == timedelta(0)
+    assert slow.moves.get().cause == Move.Cause.TIMEOUT
+
+
+def test_it_takes_a_late_moves_overrun_out_of_the_reserve(traveller, slow):
+    turn = current(slow)
+    traveller.shift(3 * DAY + timedelta(hours=10))
+    slow.play(turn, rules.Move.end())
+    mover = seat(slow, turn)
+    assert mover.reserve == 3 * DAY - timedelta(hours=10)
+    assert mover.timeouts_in_row == 0
+    other = seat(slow, 1 - turn)
+    assert other.timeout_at == other.deadline + 3 * DAY, "the other player's reserve is whole"
+
+
+def play_until_turn_of(game, position):
+    """Let the other players answer in time (with the default moves) until `position` plays."""
+    state = state_of(game)
+    while not (state.current == position and state.phase == "play"):
+        awaited = rules.awaiting(state)[0][0]
+        game.play(awaited, rules.default_move(state, awaited))
+        state = state_of(game)
+
+
+def play_out_timeouts(traveller, game, times, loser=None):
+    """Let a player's time (by default the awaited one's) run out `times` times in a row.
+
+    Return that player's seat.
+    """
+    loser = current(game) if loser is None else loser
+    for _ in range(times):
+        play_until_turn_of(game, loser)
+        traveller.shift(timedelta(seconds=61))
+        assert enforce_deadlines() >= 1
+    return loser
+
+
+def test_it_marks_a_player_absent_after_three_timeouts_in_a_row(traveller, live):
+    loser = play_out_timeouts(traveller, live, 2)
+    assert not seat(live, loser).absent
+    play_out_timeouts(traveller, live, 1, loser)
+    absent = seat(live, loser)
+    assert absent.absent and absent.timeouts_in_row == 3
+    # The absent seat is played by the defaults at once: the game waits for the other player.
+    state = state_of(live)
+    assert state.current == 1 - loser and state.phase == "play"
+    live.play(1 - loser, rules.Move.end())
+    if state_of(live).phase == "discard":
+        live.play(1 - loser, rules.default_move(state_of(live), 1 - loser))
+    after = state_of(live)
+    assert after.current == 1 - loser and after.turns == state.turns + 2
+    assert Move.Cause.ABSENT in set(live.moves.filter(seat=loser).values_list("cause", flat=True))
+    assert seat(live, loser).deadline is None
+
+
+def test_it_counts_only_timeouts_in_a_row(traveller, live):
+    loser = play_out_timeouts(traveller, live, 2)
+    play_until_turn_of(live, loser)
+    live.play(loser, rules.default_move(state_of(live), loser))
+    assert seat(live, loser).timeouts_in_row == 0
+    play_out_timeouts(traveller, live, 2, loser)
+    assert not seat(live, loser).absent
+
+
+def test_it_lets_an_absent_player_take_the_seat_back(client, traveller, live):
+    loser = play_out_timeouts(traveller, live, 3)
+    user = seat(live, loser).user
+    client.force_login(user)
+    page = client.get(live.get_absolute_url()).content.decode()
+    assert "Take my seat back" in page
+    version = Game.objects.get(pk=live.pk).version
+
+    response = client.post(reverse("games:come_back", args=[live.code]))
+
+    assert response.status_code == 302
+    back = seat(live, loser)
+    assert not back.absent and back.timeouts_in_row == 0
+    assert Game.objects.get(pk=live.pk).version == version + 1
+    play_until_turn_of(live, loser)
+    assert seat(live, loser).deadline is not None, "the game waits for the player again"
+
+
+def test_it_refuses_to_give_back_a_seat_to_an_outsider(client, live, charlie):
+    client.force_login(charlie)
+    response = client.post(reverse("games:come_back", args=[live.code]))
+    assert response.status_code == 403
+
+
+def test_it_counts_an_absent_players_result_as_a_loss(traveller, live):
+    loser = play_out_timeouts(traveller, live, 3)
+    game = Game.objects.get(pk=live.pk)
+    state = game.state()
+    state.end_reason, state.winner, state.phase = "stalemate", -1, "over"
+    seats = list(game.seats.all())
+    game._finish(state, seats, timezone.now())
+    assert {s.position: s.result for s in seats} == {loser: "loss", 1 - loser: "draw"}
+
+
+def test_it_ends_with_no_winner_when_every_player_is_absent(traveller, live):
+    first = play_out_timeouts(traveller, live, 3)
+    other = 1 - first
+    # The other player now times out three times in a row too.
+    for _ in range(3):
+        traveller.shift(timedelta(seconds=61))
+        assert enforce_deadlines() == 1
+    game = Game.objects.get(pk=live.pk)
+    assert game.status == Game.Status.FINISHED and game.end_reason == "abandoned"
+    assert game.winner is None
+    assert set(game.seats.values_list("result", flat=True)) == {"loss"}
+    assert seat(game, other).absent
+    assert game.replay() == game.state(), "the log and the end reason rebuild the game"
+
+
+def test_it_applies_a_deadline_once_when_enforced_twice(traveller, live):
+    turn = current(live)
+    traveller.shift(timedelta(seconds=61))
+    assert live.enforce_deadline(turn) is True
+    assert live.enforce_deadline(turn) is False
+    assert enforce_deadlines() == 0
+    assert live.moves.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes old connections between rounds
+def test_it_catches_up_with_overdue_deadlines_when_the_worker_starts(
+    traveller, alice, bob, charlie
+):
+    games = [make_game([alice, bob]), make_game([bob, charlie]), make_game([charlie, alice])]
+    waiting = [current(g) for g in games]
+    traveller.shift(timedelta(hours=5))  # the worker was down all that time
+
+    call_command("worker", "--once")
+
+    for game, turn in zip(games, waiting, strict=True):
+        assert game.moves.get().cause == Move.Cause.TIMEOUT
+        assert current(game) == 1 - turn
+        assert seat(game, 1 - turn).deadline == START + timedelta(hours=5, seconds=60)
+
+
+def test_it_plays_an_answer_with_no_choice_at_once(traveller, live):
+    state = set_position(
+        live,
+        """
+        alice hand: debt_collector 1M
+        bob bank: 1M 2M
+        """,
+    )
+    live.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    moves = list(live.moves.values_list("seat", "cause"))
+    assert moves == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
+    after = state_of(live)
+    assert after.phase == "play" and len(after.players[0].bank) == 2
+    assert seat(live, 1).deadline is None, "nobody waited for bob"
+
+
+def test_it_waits_for_an_answer_with_a_choice(traveller, live):
+    state = set_position(
+        live,
+        """
+        alice hand: debt_collector 1M
+        bob bank: 5M 2M
+        """,
+    )
+    traveller.shift(timedelta(seconds=5))
+    live.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    assert state_of(live).phase == "respond"
+    assert seat(live, 1).deadline == START + timedelta(seconds=65)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_applies_exactly_one_move_when_a_timeout_races_a_players_move(alice, bob):
+    with time_machine.travel(START, tick=False) as traveller:
+        game = make_game([alice, bob])
+        turn = current(game)
+        traveller.shift(timedelta(seconds=61))
+        outcomes = []
+        barrier = threading.Barrier(2)
+
+        def human():
+            barrier.wait()
+            try:
+                Game.objects.get(pk=game.pk).play(turn, rules.Move.end(), version=1)
+                outcomes.append("human")
+            except StaleBoard:
+                outcomes.append("stale")
+
+        def worker():
+            barrier.wait()
+            outcomes.append("timeout" if enforce_deadlines() else "nothing")
+
+        threads = [threading.Thread(target=human), threading.Thread(target=worker)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert sorted(outcomes) in (["human", "nothing"], ["stale", "timeout"])
+    assert game.moves.count() == 1
+    assert current(game) == 1 - turn
+
+
+def test_it_tells_the_players_by_notifications(traveller, live, alice, bob):
+    state = set_position(
+        live,
+        """
+        alice hand: sly_deal 1M
+        bob hand: just_say_no
+        bob table: red: red
+        """,
+    )
+    red = card_in(state, "bob", "table", "red")
+    live.play(0, rules.Move.play(card_in(state, "alice", "hand", "sly_deal"), [1], cards=[red]))
+    targeted = Notification.objects.get(user=bob, kind="targeted")
+    assert (targeted.actor, targeted.data) == (alice, {"card": "sly_deal"})
+    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1
+    live.play(1, rules.Move.just_say_no(1))  # alice has no Just Say No: she accepts at once
+    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1, "one unread"
+
+
+def test_it_marks_a_games_notifications_read_when_its_table_is_opened(client, live, alice, bob):
+    turn_user = seat(live, current(live)).user
+    assert Notification.objects.filter(user=turn_user, read_at=None).exists()
+    client.force_login(turn_user)
+    client.get(live.get_absolute_url())
+    assert not Notification.objects.filter(user=turn_user, read_at=None).exists()
+    assert seat(live, current(live)).seen_at == START
+
+
+def test_it_tells_everyone_when_the_game_ends(traveller, live, alice, bob):
+    state = set_position(
+        live,
+        """
+        alice hand: green
+        alice table: red: red red red; dark_blue: dark_blue dark_blue; green: green green
+        """,
+    )
+    live.play(0, rules.Move.lay(card_in(state, "alice", "hand", "green"), "green"))
+    assert set(Notification.objects.filter(kind="ended").values_list("user", flat=True)) == {
+        alice.id,
+        bob.id,
+    }
+    assert all(s.deadline is None for s in live.seats.all())
+
+
+def test_it_shows_the_clocks_on_the_table(client, traveller, slow, alice, bob):
+    turn_user = seat(slow, current(slow)).user
+    client.force_login(turn_user)
+    traveller.shift(timedelta(hours=1))
+    html = client.get(slow.get_absolute_url()).content.decode()
+    deadline = (START + 3 * DAY).isoformat()
+    assert f'data-deadline="{deadline}"' in html
+    assert "Your time to decide:" in html
+    assert "2\xa0days, 23\xa0hours left" in html
+    assert html.count("Reserve: 3\xa0days") == 2
+    traveller.shift(4 * DAY)
+    html = client.get(slow.get_absolute_url()).content.decode()
+    assert "spending your reserve" in html
+    assert f'data-deadline="{(START + 6 * DAY).isoformat()}"' in html
