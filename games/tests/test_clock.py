@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
