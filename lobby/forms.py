@@ -6,6 +6,7 @@ from games.models import Game
 
 LIVE_SECONDS = [30, 60, 120]
 CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14]
+RESERVE_DAYS = [0, 1, 3, 7]
 
 
 class TableForm(forms.Form):
@@ -47,6 +48,14 @@ class TableForm(forms.Form):
         coerce=int,
         initial=3,
     )
+    reserve_days = forms.TypedChoiceField(
+        label=_("Correspondence: reserve"),
+        coerce=int,
+        initial=3,
+        help_text=_(
+            "Extra time each player may spend over the whole game, used when a deadline passes."
+        ),
+    )
     private = forms.BooleanField(
         label=_("Private table"),
         required=False,
@@ -64,6 +73,10 @@ class TableForm(forms.Form):
         self.fields["pace_days"].choices = [
             (d, ngettext("%(days)s day", "%(days)s days", d) % {"days": d})
             for d in CORRESPONDENCE_DAYS
+        ]
+        self.fields["reserve_days"].choices = [
+            (d, ngettext("%(days)s day", "%(days)s days", d) % {"days": d} if d else _("None"))
+            for d in RESERVE_DAYS
         ]
 
     def rule_fields(self):
@@ -89,6 +102,7 @@ class TableForm(forms.Form):
             "pace": data["pace"],
             "pace_seconds": data["pace_seconds"],
             "pace_days": data["pace_days"],
+            "reserve_days": data["reserve_days"],
             "private": data["private"],
         }
 

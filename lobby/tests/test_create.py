@@ -12,6 +12,7 @@ VALID = {
     "pace": "live",
     "pace_seconds": "60",
     "pace_days": "3",
+    "reserve_days": "3",
 }
 
 
@@ -49,11 +50,12 @@ def test_it_creates_a_private_correspondence_table(client, alice):
 
     client.post(
         reverse("lobby:create"),
-        VALID | {"pace": "correspondence", "pace_days": "7", "private": "on"},
+        VALID | {"pace": "correspondence", "pace_days": "7", "reserve_days": "1", "private": "on"},
     )
 
     game = Game.objects.get()
     assert (game.pace, game.pace_days, game.private) == ("correspondence", 7, True)
+    assert game.reserve_days == 1
 
 
 def test_it_refuses_eleven_seats(client, alice):

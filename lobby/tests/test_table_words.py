@@ -16,10 +16,12 @@ def test_it_describes_a_live_pace():
 
 
 def test_it_describes_a_correspondence_pace():
-    game = Game(pace=Game.Pace.CORRESPONDENCE, pace_days=1)
+    game = Game(pace=Game.Pace.CORRESPONDENCE, pace_days=1, reserve_days=0)
     assert pace(game) == "Correspondence, 1 day per move"
     game.pace_days = 14
     assert pace(game) == "Correspondence, 14 days per move"
+    game.reserve_days = 3
+    assert pace(game) == "Correspondence, 14 days per move, reserve 3 days"
 
 
 def test_it_describes_the_options():

@@ -35,7 +35,7 @@ def test_it_describes_each_table(client, alice, bob):
     assert "Alice Liddell" in response.text
     assert "2 / 4" in response.text
     assert "Enhanced edition, built sets" in response.text
-    assert "Correspondence, 3 days per move" in response.text
+    assert "Correspondence, 3 days per move, reserve 3 days" in response.text
     assert reverse("lobby:join", args=[game.code]) in response.text
 
 
