@@ -293,6 +293,8 @@ class Game(models.Model):
             # The whole decision is defaulted: a turn that ends over 7 cards discards too.
             while not state.over and position in _decisions(state):
                 move = rules.default_move(state, position)
+                if move is None:
+                    break
                 _state, more = rules.apply(state, position, move)
                 events.extend(more)
                 game._record(position, move, Move.Cause.TIMEOUT, now)
