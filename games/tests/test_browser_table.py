@@ -1,5 +1,7 @@
 """The table in real browsers: a move made on one page reaches the other over the socket."""
 
+import re
+
 import pytest
 
 from conftest import open_page
@@ -16,6 +18,7 @@ def started_game(alice, bob, monkeypatch):
     with monkeypatch.context() as patch:
         patch.setattr(Game, "broadcast", lambda self: None)
         patch.setattr(models, "broadcast_lobby", lambda: None)
+        patch.setattr(models, "broadcast_users", lambda user_ids: None)
         game = Game.objects.create(host=alice, seat_count=2)
         Seat.objects.create(game=game, user=alice, position=0)
         Seat.objects.create(game=game, user=bob, position=1)
@@ -48,3 +51,25 @@ def test_it_brings_a_move_to_the_other_player_live(
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_counts_down_the_time_to_decide_in_the_browsers_time_zone(
+    live_asgi_server, browser, screenshot_dir, alice, bob, started_game
+):
+    waiting = started_game.seats.get(deadline__isnull=False)
+    page, errors = open_table(browser, live_asgi_server, waiting.user, started_game)
+    countdown = page.locator("#status .my-clock .countdown")
+    first = countdown.inner_text()
+    assert re.fullmatch(r"0:0\d:\d\d", first), first  # 60 s a decision, ticking as H:MM:SS
+    page.wait_for_function(
+        "first => document.querySelector('#status .my-clock .countdown').textContent !== first",
+        arg=first,
+        timeout=5_000,
+    )
+    local = page.locator("#status .my-clock time.local-time")
+    assert "UTC" not in local.inner_text(), "the deadline is shown in the browser's own time"
+    assert "Reserve" not in page.inner_text("#board"), "live games have no reserve"
+    page.screenshot(path=screenshot_dir / "table-countdown.png", full_page=True)
+    assert errors == []
+    page.context.close()
