@@ -608,11 +608,17 @@ class Notification(models.Model):
 
     @classmethod
     def for_move(cls, game, state, seats, events, newly_awaited):
-        """Create the notifications of one move (in its transaction); return who was told."""
+        """Create the notifications of one move (in its transaction); return who was told.
+
+        Turns and actions are told only in correspondence games: a live game is
+        played with its table open, where they show at once.
+        """
         users = {seat.position: seat.user_id for seat in seats}
         found = []
         if game.status == Game.Status.FINISHED:
             found += [cls(user_id=u, game=game, kind=cls.Kind.ENDED) for u in users.values()]
+        if game.pace != Game.Pace.CORRESPONDENCE:
+            events = newly_awaited = ()
         for event in events:
             if event["type"] == "play" and event.get("targets"):
                 card = state.deck[event["card"]].id

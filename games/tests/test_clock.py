@@ -332,7 +332,25 @@ def test_it_applies_exactly_one_move_when_a_timeout_races_a_players_move(alice, 
     assert current(game) == 1 - turn
 
 
-def test_it_tells_the_players_by_notifications(traveller, live, alice, bob):
+def test_it_tells_the_players_by_notifications(traveller, slow, alice, bob):
+    state = set_position(
+        slow,
+        """
+        alice hand: sly_deal 1M
+        bob hand: just_say_no
+        bob table: red: red
+        """,
+    )
+    red = card_in(state, "bob", "table", "red")
+    slow.play(0, rules.Move.play(card_in(state, "alice", "hand", "sly_deal"), [1], cards=[red]))
+    targeted = Notification.objects.get(user=bob, kind="targeted")
+    assert (targeted.actor, targeted.data) == (alice, {"card": "sly_deal"})
+    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1
+    slow.play(1, rules.Move.just_say_no(1))  # alice has no Just Say No: she accepts at once
+    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1, "one unread"
+
+
+def test_it_tells_nothing_but_the_end_in_live_games(traveller, live, alice, bob):
     state = set_position(
         live,
         """
@@ -343,20 +361,16 @@ def test_it_tells_the_players_by_notifications(traveller, live, alice, bob):
     )
     red = card_in(state, "bob", "table", "red")
     live.play(0, rules.Move.play(card_in(state, "alice", "hand", "sly_deal"), [1], cards=[red]))
-    targeted = Notification.objects.get(user=bob, kind="targeted")
-    assert (targeted.actor, targeted.data) == (alice, {"card": "sly_deal"})
-    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1
-    live.play(1, rules.Move.just_say_no(1))  # alice has no Just Say No: she accepts at once
-    assert Notification.objects.filter(user=bob, kind="your_turn").count() == 1, "one unread"
+    assert not Notification.objects.exists()
 
 
-def test_it_marks_a_games_notifications_read_when_its_table_is_opened(client, live, alice, bob):
-    turn_user = seat(live, current(live)).user
+def test_it_marks_a_games_notifications_read_when_its_table_is_opened(client, slow, alice, bob):
+    turn_user = seat(slow, current(slow)).user
     assert Notification.objects.filter(user=turn_user, read_at=None).exists()
     client.force_login(turn_user)
-    client.get(live.get_absolute_url())
+    client.get(slow.get_absolute_url())
     assert not Notification.objects.filter(user=turn_user, read_at=None).exists()
-    assert seat(live, current(live)).seen_at == START
+    assert seat(slow, current(slow)).seen_at == START
 
 
 def test_it_tells_everyone_when_the_game_ends(traveller, live, alice, bob):
