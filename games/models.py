@@ -113,6 +113,8 @@ class Game(models.Model):
         related_name="won_games",
     )
     end_reason = models.CharField(max_length=16, blank=True)
+    # Filled when the game ends: what happened, per player (games/rules/summary.py).
+    summary = models.JSONField(null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -557,6 +559,21 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.game_id}#{self.n}"
+
+
+class Checkpoint(models.Model):
+    """The engine state of a finished game before move `n`, every few moves, for its review."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    n = models.PositiveIntegerField()  # the number of moves applied (0: the deal)
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["n"]
+        constraints = [models.UniqueConstraint(fields=["game", "n"], name="one_checkpoint_per_n")]
+
+    def __str__(self):
+        return f"{self.game_id}@{self.n}"
 
 
 class Invitation(models.Model):
