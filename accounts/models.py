@@ -36,3 +36,81 @@ class User(AbstractUser):
     def name(self):
         """Return the name other players see."""
         return self.display_name or self.username
+
+
+class Edition(models.TextChoices):
+    """The two games rated apart: the classic deck and the enhanced edition (RULES.md 8)."""
+
+    CLASSIC = "classic", _("Classic")
+    ENHANCED = "enhanced", _("Enhanced")
+
+
+class Rating(models.Model):
+    """A player's OpenSkill (Plackett-Luce) rating in one edition."""
+
+    # Uncertainty above which a rating is provisional: about 10 two-player games from the start.
+    PROVISIONAL_SIGMA = 7.0
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
+    edition = models.CharField(max_length=10, choices=Edition)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)  # mu - 3 sigma: what is shown and ranked
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "edition"], name="one_rating_per_edition")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.edition}:{self.ordinal:.1f}"
+
+    @property
+    def provisional(self):
+        return self.sigma > self.PROVISIONAL_SIGMA
+
+
+class RatingChange(models.Model):
+    """One game's effect on one player's rating: the rating history."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    edition = models.CharField(max_length=10, choices=Edition)
+    before = models.FloatField()  # ordinals
+    after = models.FloatField()
+    delta = models.FloatField(db_index=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["user", "edition", "created_at"], name="rating_history")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_game")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.game_id}:{self.delta:+.1f}"
+
+
+class PlayerStats(models.Model):
+    """A player's totals, updated once when each of their games ends (never recounted)."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="stats")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    abandoned = models.PositiveIntegerField(default=0)  # games ended while marked absent
+    current_streak = models.PositiveIntegerField(default=0)  # wins in a row, up to now
+    longest_streak = models.PositiveIntegerField(default=0)
+    turns_to_win = models.PositiveIntegerField(default=0)  # summed over the games won
+    # {"2": [played, won], ...} by number of players, and {"classic": [played, won], ...}
+    by_players = models.JSONField(default=dict)
+    by_edition = models.JSONField(default=dict)
+    actions = models.JSONField(default=dict)  # action cards played, by kind id
+    rent_collected = models.PositiveIntegerField(default=0)  # M, over all games
+
+    def __str__(self):
+        return f"{self.user_id}: {self.wins}/{self.games}"

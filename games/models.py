@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.stats import record_result
 from games import rules
 
 log = logging.getLogger(__name__)
@@ -413,6 +414,8 @@ class Game(models.Model):
                 seat.result = Seat.Result.WIN if seat.position == state.winner else Seat.Result.LOSS
             if seat.result == Seat.Result.WIN:
                 self.winner_id = seat.user_id
+        # Totals and ratings change once, with the result, in this transaction.
+        record_result(self, seats)
 
     def broadcast(self):
         """Tell every socket of this game that a new version exists (ids only, no cards)."""

@@ -1,0 +1,134 @@
+"""Player totals and ratings, updated once when a game ends, in the transaction of its result.
+
+Ratings are OpenSkill's Plackett-Luce model, one per edition: the winner ranks
+first, the other players share second place and a player marked absent ranks
+last. A game without a winner (stalemate, round limit, everybody absent)
+changes no rating.
+"""
+
+import math
+
+from openskill.models import PlackettLuce
+
+from accounts.models import Edition, PlayerStats, Rating, RatingChange
+
+MODEL = PlackettLuce()
+
+WIN, LOSS = "win", "loss"
+
+
+def edition_of(game):
+    return Edition.ENHANCED if (game.options or {}).get("enhanced") else Edition.CLASSIC
+
+
+def record_result(game, seats):
+    """Count `game` (just finished, results on its seats) in its players' stats and ratings."""
+    edition = edition_of(game)
+    _count_totals(game, seats, edition)
+    if any(seat.result == WIN for seat in seats):
+        _rate(game, seats, edition)
+
+
+def _count_totals(game, seats, edition):
+    users = [seat.user_id for seat in seats]
+    PlayerStats.objects.bulk_create([PlayerStats(user_id=u) for u in users], ignore_conflicts=True)
+    # Locked in user order, so that two games ending at once cannot deadlock.
+    stats = {
+        s.user_id: s
+        for s in PlayerStats.objects.select_for_update()
+        .filter(user_id__in=users)
+        .order_by("user_id")
+    }
+    rounds = math.ceil(game.turn_number / len(seats)) if seats else 0
+    players = str(len(seats))
+    per_seat = (game.summary or {}).get("players", [])
+    for seat in seats:
+        totals = stats[seat.user_id]
+        won = seat.result == WIN
+        totals.games += 1
+        if won:
+            totals.wins += 1
+            totals.current_streak += 1
+            totals.longest_streak = max(totals.longest_streak, totals.current_streak)
+            totals.turns_to_win += rounds
+        else:
+            totals.current_streak = 0
+            if seat.result == LOSS:
+                totals.losses += 1
+            else:
+                totals.draws += 1
+        if seat.absent:
+            totals.abandoned += 1
+        _tally(totals.by_players, players, won)
+        _tally(totals.by_edition, edition, won)
+        if seat.position < len(per_seat):
+            mine = per_seat[seat.position]
+            for kind, count in mine.get("actions", {}).items():
+                totals.actions[kind] = totals.actions.get(kind, 0) + count
+            totals.rent_collected += mine.get("rent_collected", 0)
+    PlayerStats.objects.bulk_update(
+        stats.values(),
+        [
+            "games",
+            "wins",
+            "losses",
+            "draws",
+            "abandoned",
+            "current_streak",
+            "longest_streak",
+            "turns_to_win",
+            "by_players",
+            "by_edition",
+            "actions",
+            "rent_collected",
+        ],
+    )
+
+
+def _tally(table, key, won):
+    played, wins = table.get(key, [0, 0])
+    table[key] = [played + 1, wins + int(won)]
+
+
+def _rate(game, seats, edition):
+    users = [seat.user_id for seat in seats]
+    start = MODEL.rating()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                user_id=u, edition=edition, mu=start.mu, sigma=start.sigma, ordinal=start.ordinal()
+            )
+            for u in users
+        ],
+        ignore_conflicts=True,
+    )
+    ratings = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(user_id__in=users, edition=edition)
+        .order_by("user_id")
+    }
+    teams = [[MODEL.rating(mu=ratings[u].mu, sigma=ratings[u].sigma)] for u in users]
+    ranks = [1 if seat.result == WIN else 3 if seat.absent else 2 for seat in seats]
+    rated = MODEL.rate(teams, ranks=ranks)
+    changes = []
+    for seat, [after] in zip(seats, rated, strict=True):
+        rating = ratings[seat.user_id]
+        before = rating.ordinal
+        rating.mu, rating.sigma = after.mu, after.sigma
+        rating.ordinal = after.ordinal()
+        rating.games += 1
+        rating.updated_at = game.ended_at
+        changes.append(
+            RatingChange(
+                user_id=seat.user_id,
+                game=game,
+                edition=edition,
+                before=before,
+                after=rating.ordinal,
+                delta=rating.ordinal - before,
+                created_at=game.ended_at,
+            )
+        )
+    Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
+    RatingChange.objects.bulk_create(changes)

@@ -1,0 +1,134 @@
+"""Totals and OpenSkill ratings, counted once when a game ends (issue 5)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from accounts.models import PlayerStats, Rating, RatingChange
+from accounts.stats import record_result
+from games import rules
+from games.models import Game, Seat
+from games.rules.position import card_in
+from games.tests.helpers import set_position
+
+pytestmark = pytest.mark.django_db
+
+T0 = timezone.datetime(2026, 11, 1, 12, 0, tzinfo=timezone.UTC)
+
+
+def finished(users, results, enhanced=False, absent=(), turns=12, when=0):
+    """Make a finished game with the given results ("win", "loss", "draw"), counted in the stats."""
+    game = Game.objects.create(
+        host=users[0],
+        seat_count=len(users),
+        status=Game.Status.FINISHED,
+        options={"enhanced": enhanced},
+        turn_number=turns,
+        ended_at=T0 + timedelta(hours=when),
+    )
+    seats = [
+        Seat.objects.create(game=game, user=u, position=p, result=results[p], absent=p in absent)
+        for p, u in enumerate(users)
+    ]
+    record_result(game, seats)
+    return game
+
+
+def stats(user):
+    return PlayerStats.objects.get(user=user)
+
+
+def rating(user, edition="classic"):
+    return Rating.objects.get(user=user, edition=edition)
+
+
+def test_it_counts_wins_losses_draws_and_streaks(alice, bob):
+    for n, alice_result in enumerate(["win", "win", "loss", "win", "win", "win", "draw"]):
+        other = {"win": "loss", "loss": "win", "draw": "draw"}[alice_result]
+        finished([alice, bob], [alice_result, other], when=n)
+    mine = stats(alice)
+    assert (mine.games, mine.wins, mine.losses, mine.draws) == (7, 5, 1, 1)
+    assert (mine.current_streak, mine.longest_streak) == (0, 3)
+    theirs = stats(bob)
+    assert (theirs.wins, theirs.losses, theirs.longest_streak) == (1, 5, 1)
+
+
+def test_it_counts_games_by_number_of_players_and_edition(alice, bob, charlie):
+    finished([alice, bob], ["win", "loss"])
+    finished([alice, bob, charlie], ["loss", "win", "loss"], enhanced=True)
+    finished([charlie, alice, bob], ["loss", "win", "loss"], enhanced=True)
+    mine = stats(alice)
+    assert mine.by_players == {"2": [1, 1], "3": [2, 1]}
+    assert mine.by_edition == {"classic": [1, 1], "enhanced": [2, 1]}
+
+
+def test_it_averages_turns_to_win_in_rounds(alice, bob):
+    finished([alice, bob], ["win", "loss"], turns=20)  # 10 rounds
+    finished([alice, bob], ["win", "loss"], turns=13)  # 7 rounds (the 7th begun)
+    assert stats(alice).turns_to_win == 17
+
+
+def test_it_rates_the_winner_first_and_the_others_shared_second(alice, bob, charlie):
+    finished([alice, bob, charlie], ["win", "loss", "loss"])
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=[1, 2, 2])
+    assert rating(alice).mu == pytest.approx(expected[0][0].mu)
+    assert rating(bob).mu == pytest.approx(expected[1][0].mu)
+    assert rating(bob).ordinal == rating(charlie).ordinal < 0 < rating(alice).ordinal
+    change = RatingChange.objects.get(user=alice)
+    assert change.before == pytest.approx(0.0) and change.delta == pytest.approx(change.after)
+
+
+def test_it_ranks_an_absent_player_last(alice, bob, charlie):
+    finished([alice, bob, charlie], ["win", "loss", "loss"], absent={2})
+    assert rating(alice).ordinal > rating(bob).ordinal > rating(charlie).ordinal
+    assert stats(charlie).abandoned == 1 and stats(bob).abandoned == 0
+
+
+def test_it_changes_no_rating_without_a_winner(alice, bob):
+    finished([alice, bob], ["draw", "draw"])
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert stats(alice).draws == 1
+
+
+def test_it_rates_each_edition_apart(alice, bob):
+    finished([alice, bob], ["win", "loss"])
+    finished([alice, bob], ["loss", "win"], enhanced=True)
+    assert rating(alice, "classic").ordinal > 0 > rating(alice, "enhanced").ordinal
+    assert rating(alice, "classic").games == rating(alice, "enhanced").games == 1
+
+
+def test_it_keeps_a_rating_provisional_until_its_uncertainty_is_low(alice, bob):
+    games = 0
+    while rating_or_none(alice) is None or rating(alice).provisional:
+        finished([alice, bob], ["win", "loss"] if games % 2 else ["loss", "win"], when=games)
+        games += 1
+        assert games < 40
+    assert 5 <= games <= 20
+    assert rating(alice).sigma <= Rating.PROVISIONAL_SIGMA
+
+
+def rating_or_none(user):
+    return Rating.objects.filter(user=user).first()
+
+
+def test_it_counts_a_game_once_when_its_last_move_is_played(alice, bob):
+    game = Game.objects.create(host=alice, seat_count=2)
+    Seat.objects.create(game=game, user=alice, position=0)
+    Seat.objects.create(game=game, user=bob, position=1)
+    game.start()
+    state = set_position(
+        game,
+        """
+        alice hand: green 1M
+        alice table: red: red red red; dark_blue: dark_blue dark_blue; green: green green
+        """,
+    )
+    game.play(0, rules.Move.lay(card_in(state, "alice", "hand", "green"), "green"))
+    assert (stats(alice).wins, stats(bob).losses) == (1, 1)
+    assert rating(alice).games == 1 and RatingChange.objects.count() == 2
+    with pytest.raises(rules.IllegalMove):
+        game.play(1, rules.Move.end())
+    assert stats(alice).games == 1, "a finished game is counted once"
