@@ -47,7 +47,7 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "email", "language", "email_notifications"]
+        fields = ["display_name", "email", "language", "email_notifications", "email_digest"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

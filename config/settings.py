@@ -186,6 +186,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Full Set <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where the site is reached from outside, for the links in emails (no trailing slash).
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # Django 6.1 configures mail through MAILERS (the EMAIL_* settings are
 # deprecated); the EMAIL_* environment variables keep their familiar names.
 if env("EMAIL_HOST"):

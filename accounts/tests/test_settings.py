@@ -74,6 +74,29 @@ def test_it_turns_email_notifications_off(client, alice):
     assert alice.email_notifications is False
 
 
+def test_it_turns_the_daily_digest_on(client, alice):
+    client.force_login(alice)
+
+    page = client.get(URL)
+    client.post(URL, _form(email_digest="on"))
+
+    assert 'id="id_email_digest">' in page.text, "off by default"
+    assert "Email me once a day a list of the games waiting for me." in page.text
+    alice.refresh_from_db()
+    assert alice.email_digest is True
+    assert alice.email_notifications is True
+
+
+def test_it_offers_the_daily_digest_in_chinese(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+
+    page = client.get(URL)
+
+    assert '<label for="id_email_digest">每日摘要:</label>' in page.text
+
+
 def test_it_confirms_the_save(client, alice):
     client.force_login(alice)
 

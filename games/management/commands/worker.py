@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games.emails import send_due_emails
 from games.models import enforce_deadlines
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,14 @@ class Command(BaseCommand):
                 applied = 0
             if applied:
                 self.stdout.write(f"Worker: {applied} timeout(s) applied.")
+            # After the timeouts, so that an email tells whose move it is now.
+            try:
+                sent = send_due_emails(timezone.now())
+            except Exception:  # likewise: the next round sends what is still due
+                log.exception("Sending emails failed; trying again next round")
+                sent = 0
+            if sent:
+                self.stdout.write(f"Worker: {sent} email(s) sent.")
             if once:
                 return
             time.sleep(interval)
