@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 # Emails of one kind sent in one worker round at most, so that timeouts are not kept waiting.
 BATCH = 50
 DIGEST_EVERY = timedelta(hours=24)
+# A player at the table answers within moments: only a decision still open after this is emailed.
+TURN_EMAIL_DELAY = timedelta(minutes=2)
 
 
 def send_due_emails(now=None):
@@ -68,7 +70,7 @@ def _with_players(seats):
 def _send_turn_emails(now):
     due = (
         _with_players(_awaited_seats())
-        .filter(user__email_notifications=True)
+        .filter(user__email_notifications=True, awaited_since__lte=now - TURN_EMAIL_DELAY)
         .exclude(emailed_turn=F("game__turn_number"))
         .order_by("awaited_since")[:BATCH]
     )

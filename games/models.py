@@ -362,6 +362,11 @@ class Game(models.Model):
             events.extend(more)
             self._record(position, move, cause, now)
         newly_awaited = self._set_deadlines(state, seats, now, before)
+        if newly_awaited:
+            # A new decision may be reminded of again (the worker claims reminders as it sends).
+            Seat.objects.filter(game=self, position__in=newly_awaited, reminded=True).update(
+                reminded=False
+            )
         self.snapshot = state.to_json()
         self.turn_number = state.turns
         if state.over:
@@ -498,7 +503,8 @@ class Seat(models.Model):
     reminded = models.BooleanField(default=False)
     emailed_turn = models.PositiveIntegerField(null=True, blank=True)
 
-    # What a move may change (saved together with one query; seen_at is written elsewhere).
+    # What a move may change, saved together in one query. seen_at and the email fields are
+    # written by conditional updates elsewhere (the table view, the worker) and never here.
     CLOCK_FIELDS = [
         "awaited_since",
         "deadline",
@@ -506,7 +512,6 @@ class Seat(models.Model):
         "reserve",
         "timeouts_in_row",
         "absent",
-        "reminded",
         "result",
     ]
 
@@ -524,7 +529,6 @@ class Seat(models.Model):
         self.awaited_since = now
         self.deadline = now + period
         self.timeout_at = self.deadline + self.reserve
-        self.reminded = False
 
     def stop_clock(self, now):
         """End the clock of a decision; time past the deadline comes out of the reserve."""

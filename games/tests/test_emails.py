@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import rules
+from games import emails, rules
 from games.emails import send_due_emails
 from games.models import Game, Seat
 
@@ -50,6 +50,21 @@ def make_game(users, pace="correspondence"):
 
 def awaited(game):
     return Seat.objects.select_related("user").get(game=game, deadline__isnull=False)
+
+
+@pytest.fixture(autouse=True)
+def no_turn_email_delay(monkeypatch):
+    """Send "your move" at once in these tests; one test below checks the real delay."""
+    monkeypatch.setattr(emails, "TURN_EMAIL_DELAY", timedelta(0))
+
+
+def test_it_waits_a_moment_before_emailing_a_player_who_may_be_at_the_table(
+    traveller, alice, bob, monkeypatch
+):
+    monkeypatch.setattr(emails, "TURN_EMAIL_DELAY", timedelta(minutes=2))
+    make_game([alice, bob])
+    assert send(traveller, timedelta(minutes=1)) == []
+    assert addressees(send(traveller, timedelta(minutes=1))) == ["alice@example.com"]
 
 
 def end_turn(game):
