@@ -15,13 +15,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from games.consumers import GameConsumer  # noqa: E402
-from lobby.consumers import LobbyConsumer  # noqa: E402
+from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
 
 # Socket routes (the game consumer) are added here as the apps grow them.
 websocket_urlpatterns = [
     path("ws/games/<slug:code>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/lobby/<slug:code>/", LobbyConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
 ]
 
 application = ProtocolTypeRouter(

@@ -1,4 +1,4 @@
-"""The lobby socket: keeps the open tables list, or one waiting room, up to date."""
+"""The lobby sockets: the open tables list, one waiting room, and a user's header badges."""
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
@@ -7,7 +7,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.models import LOBBY_GROUP, Game
+from games.models import LOBBY_GROUP, Game, user_group
+from lobby.context_processors import NavCounts
 from lobby.views import may_see, open_tables, room_context
 
 
@@ -56,6 +57,43 @@ class LobbyConsumer(WebsocketConsumer):
         if game is None or not may_see(self.request, game):
             return None
         return game
+
+
+class UserConsumer(WebsocketConsumer):
+    """Send a logged-in user's header badges (at ws/me/): on connect and after every change.
+
+    Only a bare "user.updated" travels through the user's group (see
+    games.models.broadcast_users); the socket counts the games waiting for
+    its user and their unread notifications itself.
+    """
+
+    def connect(self):
+        self.request = socket_request(self.scope)
+        self.group = None
+        if not self.request.user.is_authenticated:
+            self.close()
+            return
+        self.group = user_group(self.request.user.pk)
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        # Counts may have changed while the socket was down: start with fresh ones.
+        self.send_badges()
+
+    def disconnect(self, code):
+        if self.group:
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None):
+        """Ignore anything sent: the socket only speaks."""
+
+    def user_updated(self, event):
+        self.send_badges()
+
+    def send_badges(self):
+        context = {"nav": NavCounts(self.request.user), "oob": True}
+        with translation.override(language_of(self.request)):
+            html = render_to_string("base.html#nav_badges", context, request=self.request)
+        self.send(text_data=html)
 
 
 def socket_request(scope):

@@ -1,19 +1,32 @@
-"""The lobby: the home page, the open tables, creating a table and its waiting room."""
+"""The lobby: the home page, the open tables, creating a table and its waiting room.
+
+Also a player's own pages across all their games: the games waiting for
+them ("your turn") and their notifications.
+"""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import rules
-from games.models import Game, Invitation, Seat, SeatingError, broadcast_lobby
+from games.models import (
+    Game,
+    Invitation,
+    Notification,
+    Seat,
+    SeatingError,
+    broadcast_lobby,
+    broadcast_users,
+)
 from lobby.forms import InviteForm, TableForm
 
 # Session key: codes of the tables whose share link the user has opened.
@@ -21,6 +34,7 @@ SHARED_TABLES = "lobby_shared_tables"
 SHARED_TABLES_KEPT = 50
 LISTED_TABLES = 100
 FINISHED_SHOWN = 10
+NOTIFICATIONS_SHOWN = 50
 
 
 def home(request):
@@ -59,6 +73,8 @@ def table(request, code):
     context = room_context(request, game)
     if context["is_host"]:
         context.update(invite_context(game, InviteForm(game=game)))
+    if request.user.is_authenticated:
+        mark_read(request.user, request.user.notifications.filter(game=game))
     return render(request, "lobby/table.html", context)
 
 
@@ -133,9 +149,16 @@ def invite(request, code):
         return _refuse(request, game, _closed_message(game))
     form = InviteForm(request.POST, game=game)
     if form.is_valid():
-        Invitation.objects.get_or_create(
-            game=game, user=form.invitee, defaults={"invited_by": request.user}
-        )
+        invitee = form.invitee
+        with transaction.atomic():
+            _invitation, created = Invitation.objects.get_or_create(
+                game=game, user=invitee, defaults={"invited_by": request.user}
+            )
+            if created:  # inviting twice does not notify twice
+                Notification.objects.create(
+                    user=invitee, game=game, kind=Notification.Kind.INVITED, actor=request.user
+                )
+                transaction.on_commit(lambda: broadcast_users({invitee.pk}))
         note = _("%(name)s is invited: the invitation is on their home page.") % {
             "name": form.invitee.name
         }
@@ -162,6 +185,36 @@ def share(request, code, token):
     if game.status == Game.Status.OPEN and game.seat_of(request.user) is None:
         messages.info(request, _("You have been invited to this table: take a seat with Join."))
     return redirect("lobby:table", code)
+
+
+@login_required
+def your_turn(request):
+    """List the games waiting for the user, the games waiting for others, and the last ones."""
+    return render(request, "lobby/your_turn.html", turn_lists(request.user))
+
+
+@login_required
+def notifications(request):
+    """Show the user's notifications, newest first; showing them marks them read."""
+    shown = list(
+        request.user.notifications.select_related("actor", "game")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at", "-pk")[:NOTIFICATIONS_SHOWN]
+    )
+    # The list keeps the read_at it was loaded with: what was unread is drawn
+    # as unread this once, while the header's count is already down.
+    unread = [note.pk for note in shown if note.read_at is None]
+    if unread:
+        mark_read(request.user, request.user.notifications.filter(pk__in=unread))
+    return render(request, "lobby/notifications.html", {"notifications": shown})
+
+
+@login_required
+def read_notifications(request):
+    """Mark all the user's notifications read (POST only)."""
+    if request.method == "POST":
+        mark_read(request.user, request.user.notifications.all())
+    return redirect("lobby:notifications")
 
 
 # --- helpers shared with the lobby socket ----------------------------------------------------
@@ -214,6 +267,50 @@ def my_tables(user):
         "finished": list(finished),
         "invitations": list(invitations),
     }
+
+
+def turn_lists(user):
+    """Return the seats of `user` in games waiting for them, waiting for others, and finished.
+
+    Each seat comes with its game and the game's seats (the opponents' names).
+    """
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+    )
+    # A seat has a deadline exactly while its game waits for a decision from it.
+    waiting_for_me, waiting_for_others = [], []
+    for seat in seats.filter(game__status=Game.Status.ACTIVE):
+        (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
+    finished = list(
+        seats.filter(game__status=Game.Status.FINISHED).order_by("-game__ended_at")[:FINISHED_SHOWN]
+    )
+    for seat in [*waiting_for_me, *waiting_for_others, *finished]:
+        others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
+        seat.opponents = [s.user for s in others]
+        seat.awaited = [s.user for s in others if s.deadline is not None]
+    now = timezone.now()
+    waiting_for_me.sort(key=lambda seat: (seat.deadline, seat.game_id))
+    waiting_for_others.sort(
+        key=lambda seat: (
+            seat.game.turn_deadline is None,
+            seat.game.turn_deadline or now,
+            seat.game_id,
+        )
+    )
+    return {
+        "waiting_for_me": waiting_for_me,
+        "waiting_for_others": waiting_for_others,
+        "finished": finished,
+        "now": now,
+    }
+
+
+def mark_read(user, notifications):
+    """Mark `notifications` of `user` read, and tell the user's sockets if any was unread."""
+    if notifications.filter(read_at=None).update(read_at=timezone.now()):
+        transaction.on_commit(lambda: broadcast_users({user.pk}))
 
 
 def room_context(request, game):

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from games.models import Invitation
+from games.models import Invitation, Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +88,25 @@ def test_it_answers_htmx_with_the_form_errors(client, alice, private_table):
 
     assert response.text.lstrip().startswith('<div id="invite">')
     assert "There is no player called nobody." in response.text
+
+
+def test_it_notifies_the_invitee_once_and_live(
+    client, alice, bob, private_table, monkeypatch, django_capture_on_commit_callbacks
+):
+    told = []
+    monkeypatch.setattr("lobby.views.broadcast_users", told.append)
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(invite(private_table), {"username": "bob"})
+        client.post(invite(private_table), {"username": "bob"})  # asked twice: told once
+
+    note = Notification.objects.get()
+    assert (note.user, note.game, note.kind, note.actor) == (
+        bob,
+        private_table,
+        Notification.Kind.INVITED,
+        alice,
+    )
+    assert note.read_at is None
+    assert told == [{bob.pk}]

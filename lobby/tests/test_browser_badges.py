@@ -1,0 +1,71 @@
+"""The header's badges in real browsers: a move elsewhere changes them without a reload."""
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import open_page
+from games import models, rules
+from games.models import Game, Notification
+from lobby.tests.conftest import open_table
+
+# Set before the page loads: tells the test that the page's ws/me/ socket is open.
+WATCH_USER_SOCKET = """
+document.addEventListener("htmx:wsOpen", function (event) {
+  if (event.target.getAttribute("ws-connect") === "/ws/me/") window.userSocketOpen = true;
+});
+"""
+
+
+@pytest.fixture
+def correspondence_game(alice, bob, monkeypatch):
+    """A correspondence game waiting for alice, made without broadcasting, nobody notified."""
+    # No page listens yet, and Playwright's event loop in this thread rules out async_to_sync.
+    with monkeypatch.context() as patch:
+        patch.setattr(Game, "broadcast", lambda self: None)
+        patch.setattr(models, "broadcast_lobby", lambda: None)
+        patch.setattr(models, "broadcast_users", lambda user_ids: None)
+        game = open_table(alice, bob, seat_count=2, pace=Game.Pace.CORRESPONDENCE).start()
+        state = game.state()
+        if state.current != 0:
+            game.play(state.current, rules.Move.end())
+    Notification.objects.all().delete()
+    return game
+
+
+def open_watched(browser, server, user, path):
+    """Open `path` for `user` and wait until its header's socket is open."""
+    page, errors = open_page(browser, server, user, path)
+    page.context.add_init_script(WATCH_USER_SOCKET)
+    page.reload()
+    page.wait_for_function("window.userSocketOpen === true", timeout=10_000)
+    return page, errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_updates_the_badge_live_when_it_becomes_my_turn(
+    live_asgi_server, browser, screenshot_dir, alice, bob, correspondence_game
+):
+    game = correspondence_game
+    bob_page, bob_errors = open_watched(browser, live_asgi_server, bob, "/")
+    alice_page, alice_errors = open_watched(
+        browser, live_asgi_server, alice, game.get_absolute_url()
+    )
+    expect(bob_page.locator("#nav-your-turn")).to_have_text("Your turn")
+    expect(alice_page.locator("#nav-your-turn .badge")).to_have_text("1")
+    bob_page.evaluate("window.notReloaded = true")
+
+    alice_page.click("button.move-end")  # through the table, whose own socket is open too
+
+    expect(bob_page.locator("#nav-your-turn .badge")).to_have_text("1", timeout=10_000)
+    expect(bob_page.locator("#nav-notifications .badge")).to_have_text("1")
+    assert bob_page.evaluate("window.notReloaded") is True
+    # Alice's table page keeps both sockets: the board moves on and her badge goes.
+    alice_page.wait_for_selector("#status:not(.my-turn)", timeout=10_000)
+    expect(alice_page.locator("#nav-your-turn .badge")).to_have_count(0)
+    bob_page.screenshot(path=screenshot_dir / "nav-badges.png")
+
+    bob_page.click("#nav-your-turn")
+    expect(bob_page.locator("#waiting-for-me")).to_contain_text("Alice Liddell")
+    assert bob_errors == [] and alice_errors == []
+    alice_page.context.close()
+    bob_page.context.close()

@@ -1,0 +1,133 @@
+"""The user socket at ws/me/: each connection keeps its own user's header badges fresh."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.urls import reverse
+
+from config.asgi import application
+from games import rules
+from games.models import Game, Notification, broadcast_users
+from lobby.tests.conftest import open_table
+from lobby.tests.test_consumer import ORIGIN, logged_in, socket_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def connect(user=None):
+    headers = [ORIGIN]
+    if user is not None:
+        client = await sync_to_async(logged_in)(user)
+        headers = await sync_to_async(socket_headers)(client)
+    communicator = WebsocketCommunicator(application, "/ws/me/", headers)
+    connected, _code = await communicator.connect()
+    return communicator, connected
+
+
+def correspondence_game(alice, bob):
+    """Start a correspondence game between alice and bob, on alice's turn, nobody notified."""
+    game = open_table(alice, bob, seat_count=2, pace=Game.Pace.CORRESPONDENCE).start()
+    state = game.state()
+    if state.current != 0:
+        game.play(state.current, rules.Move.end())
+    Notification.objects.all().delete()
+    return game
+
+
+def end_turn(game):
+    game.play(game.state().current, rules.Move.end())
+
+
+async def test_it_sends_a_fresh_badge_when_it_becomes_my_turn(alice, bob):
+    game = await sync_to_async(correspondence_game)(alice, bob)
+    socket, connected = await connect(bob)
+    try:
+        assert connected
+        first = await socket.receive_from(timeout=5)
+        assert first.lstrip().startswith('<span id="nav-badges"')
+        assert 'hx-swap-oob="true"' in first
+        assert 'class="badge"' not in first
+
+        await sync_to_async(end_turn)(game)  # alice ends her turn: bob's turn
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert html.lstrip().startswith('<span id="nav-badges" class="nav-badges" hx-swap-oob="true">')
+    assert '<span class="badge" title="1 game waiting for you">1</span>' in html
+    assert '<span class="badge" title="1 unread notification">1</span>' in html
+
+
+async def test_it_renders_each_sockets_own_counts(alice, bob, charlie):
+    await sync_to_async(correspondence_game)(alice, bob)  # waits for alice
+    alice_socket, alice_in = await connect(alice)
+    charlie_socket, charlie_in = await connect(charlie)
+    try:
+        assert alice_in and charlie_in
+        await alice_socket.receive_from(timeout=5)
+        await charlie_socket.receive_from(timeout=5)
+
+        await sync_to_async(broadcast_users)({alice.pk, charlie.pk})
+
+        alice_html = await alice_socket.receive_from(timeout=5)
+        charlie_html = await charlie_socket.receive_from(timeout=5)
+    finally:
+        await alice_socket.disconnect()
+        await charlie_socket.disconnect()
+
+    assert 'title="1 game waiting for you">1</span>' in alice_html
+    assert 'class="badge"' not in charlie_html
+
+
+async def test_it_tells_only_the_users_concerned(alice, bob):
+    bob_socket, connected = await connect(bob)
+    try:
+        assert connected
+        await bob_socket.receive_from(timeout=5)
+
+        await sync_to_async(broadcast_users)({alice.pk})
+
+        assert await bob_socket.receive_nothing(timeout=0.3)
+    finally:
+        await bob_socket.disconnect()
+
+
+async def test_it_sends_the_invitees_badge_when_invited(alice, bob):
+    table = await sync_to_async(open_table)(alice, private=True)
+    socket, connected = await connect(bob)
+    try:
+        assert connected
+        await socket.receive_from(timeout=5)
+        alice_client = await sync_to_async(logged_in)(alice)
+
+        await sync_to_async(alice_client.post)(
+            reverse("lobby:invite", args=[table.code]), {"username": "bob"}
+        )
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert '<span class="badge" title="1 unread notification">1</span>' in html
+    assert await sync_to_async(Notification.objects.filter(user=bob).count)() == 1
+
+
+async def test_it_speaks_the_users_language(alice, bob):
+    bob.language = "zh-hans"
+    await sync_to_async(bob.save)()
+    socket, connected = await connect(bob)
+    try:
+        assert connected
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert "通知" in html
+
+
+async def test_it_refuses_anonymous_visitors():
+    socket, connected = await connect()
+    await socket.disconnect()
+
+    assert not connected
