@@ -42,7 +42,13 @@ async def test_it_sends_the_new_list_when_a_table_is_created(alice):
         alice_client = await sync_to_async(logged_in)(alice)
         await sync_to_async(alice_client.post)(
             reverse("lobby:create"),
-            {"seat_count": "4", "pace": "live", "pace_seconds": "60", "pace_days": "3"},
+            {
+                "seat_count": "4",
+                "pace": "live",
+                "pace_seconds": "60",
+                "pace_days": "3",
+                "reserve_days": "3",
+            },
         )
 
         html = await socket.receive_from(timeout=5)
