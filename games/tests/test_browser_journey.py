@@ -103,7 +103,7 @@ def test_it_plays_a_just_say_no_and_a_payment_through_the_pages(
     state = set_position(
         game,
         """
-        alice hand: debt_collector just_say_no
+        alice hand: debt_collector just_say_no 1M
         bob hand: just_say_no
         bob bank: 3M 2M 1M
         """,

@@ -67,7 +67,7 @@ def test_it_counts_down_the_time_to_decide_in_the_browsers_time_zone(
         arg=first,
         timeout=5_000,
     )
-    local = page.locator("#status .my-clock time.local-time")
+    local = page.locator("#status .my-clock time[data-local-time]")
     assert "UTC" not in local.inner_text(), "the deadline is shown in the browser's own time"
     assert "Reserve" not in page.inner_text("#board"), "live games have no reserve"
     page.screenshot(path=screenshot_dir / "table-countdown.png", full_page=True)

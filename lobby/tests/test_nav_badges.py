@@ -74,8 +74,14 @@ def test_it_shows_the_badges_in_the_header_of_every_page(client, alice, bob):
         assert f'<a id="nav-your-turn" href="{reverse("lobby:your_turn")}" class="has-badge">' in (
             header
         )
-        assert '<span class="badge" title="1 game waiting for you">1</span>' in header
-        assert '<span class="badge" title="2 unread notifications">2</span>' in header
+        assert (
+            '<span class="badge" aria-hidden="true">1</span><span class="visually-hidden">1 game waiting for you</span>'
+            in header
+        )
+        assert (
+            '<span class="badge" aria-hidden="true">2</span><span class="visually-hidden">2 unread notifications</span>'
+            in header
+        )
 
 
 def test_it_shows_no_badge_for_a_count_of_zero(client, alice):

@@ -55,8 +55,14 @@ async def test_it_sends_a_fresh_badge_when_it_becomes_my_turn(alice, bob):
         await socket.disconnect()
 
     assert html.lstrip().startswith('<span id="nav-badges" class="nav-badges" hx-swap-oob="true">')
-    assert '<span class="badge" title="1 game waiting for you">1</span>' in html
-    assert '<span class="badge" title="1 unread notification">1</span>' in html
+    assert (
+        '<span class="badge" aria-hidden="true">1</span><span class="visually-hidden">1 game waiting for you</span>'
+        in html
+    )
+    assert (
+        '<span class="badge" aria-hidden="true">1</span><span class="visually-hidden">1 unread notification</span>'
+        in html
+    )
 
 
 async def test_it_renders_each_sockets_own_counts(alice, bob, charlie):
@@ -76,7 +82,7 @@ async def test_it_renders_each_sockets_own_counts(alice, bob, charlie):
         await alice_socket.disconnect()
         await charlie_socket.disconnect()
 
-    assert 'title="1 game waiting for you">1</span>' in alice_html
+    assert '<span class="visually-hidden">1 game waiting for you</span>' in alice_html
     assert 'class="badge"' not in charlie_html
 
 
@@ -109,7 +115,10 @@ async def test_it_sends_the_invitees_badge_when_invited(alice, bob):
     finally:
         await socket.disconnect()
 
-    assert '<span class="badge" title="1 unread notification">1</span>' in html
+    assert (
+        '<span class="badge" aria-hidden="true">1</span><span class="visually-hidden">1 unread notification</span>'
+        in html
+    )
     assert await sync_to_async(Notification.objects.filter(user=bob).count)() == 1
 
 
