@@ -61,8 +61,8 @@ def table_context(game, user, log_length=15):
         "version": game.version,
         "status": game.status,
         "seat": seat,
-        # The review page comes later; its address is fixed already.
-        "review_url": f"/games/{game.code}/review/",
+        "review_url": reverse("games:review", args=[game.code]),
+        "log_url": reverse("games:log", args=[game.code]),
         "move_url": reverse("games:move", args=[game.code]),
         "socket_url": f"/ws/games/{game.code}/",
         "come_back_url": reverse("games:come_back", args=[game.code]),
@@ -263,6 +263,8 @@ def _player(view, p, names, helper):
         "sets": sets,
         "complete_count": len(p["complete_colours"]),
         "jailed": p["jailed"],
+        # Only a review shows hands on the players (view["hands"]: rules.review_view).
+        "hand": [card(c) for c in view["hands"][seat]] if "hands" in view else None,
         "is_current": view["current"] == seat and view["outcome"] is None,
         "awaited": bool(awaited),
         "winner": (view["outcome"] or {}).get("winner") == seat,
@@ -281,7 +283,11 @@ def _outcome(view, names):
             "%(name)s won with %(count)d complete sets",
             count,
         ) % {"name": names[winner], "count": count}
-    reason = outcome["reason"]
+    return no_winner_text(outcome["reason"])
+
+
+def no_winner_text(reason):
+    """Return why a game ended with no winner, in words."""
     if reason == "stalemate":
         return _("No winner: stalemate")
     if reason == "round_limit":

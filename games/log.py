@@ -30,12 +30,16 @@ from games.rules.cards import (
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
 
 
-def move_log(game, names, deck, length=15):
-    """Return the last `length` moves of `game` as [{"n", "seat", "text"}], oldest first.
+def move_log(game, names, deck, length=15, before=None):
+    """Return the last `length` moves of `game` in words, oldest first (see `_Teller.line`).
 
-    `names` lists the players' names by seat, `deck` the card kinds by id.
+    `names` lists the players' names by seat, `deck` the card kinds by id;
+    with `before` (a move number) the last moves are those numbered below it.
     """
-    moves = list(game.moves.order_by("-n")[:length])[::-1]
+    window = game.moves.order_by("-n")
+    if before is not None:
+        window = window.filter(n__lt=before)
+    moves = list(window[:length])[::-1]
     if not moves:
         return []
     # Answers need the action they answer: start telling from the latest play before the window.
@@ -44,15 +48,13 @@ def move_log(game, names, deck, length=15):
     if start is not None:
         for earlier in game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"):
             teller.tell(earlier.seat, earlier.move)
-    lines = []
-    for m in moves:
-        text = teller.tell(m.seat, m.move)
-        if m.cause == Move.Cause.TIMEOUT:
-            text = _("%(text)s (out of time)") % {"text": text}
-        elif m.cause == Move.Cause.ABSENT:
-            text = _("%(text)s (absent)") % {"text": text}
-        lines.append({"n": m.n, "seat": m.seat, "text": text})
-    return lines
+    return [teller.line(m) for m in moves]
+
+
+def full_log(moves, names, deck):
+    """Return every move of `moves`, a game's whole log in order, in words (see `_Teller.line`)."""
+    teller = _Teller(names, deck)
+    return [teller.line(m) for m in moves]
 
 
 class _Teller:
@@ -76,6 +78,15 @@ class _Teller:
 
     def cards(self, card_ids):
         return ", ".join(str(self.card(c)) for c in card_ids)
+
+    def line(self, m):
+        """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts."""
+        text = self.tell(m.seat, m.move)
+        if m.cause == Move.Cause.TIMEOUT:
+            text = _("%(text)s (out of time)") % {"text": text}
+        elif m.cause == Move.Cause.ABSENT:
+            text = _("%(text)s (absent)") % {"text": text}
+        return {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
 
     def tell(self, seat, move):
         kind = move.get("kind")

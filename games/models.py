@@ -419,6 +419,9 @@ class Game(models.Model):
                 seat.result = Seat.Result.WIN if seat.position == state.winner else Seat.Result.LOSS
             if seat.result == Seat.Result.WIN:
                 self.winner_id = seat.user_id
+        from games import review  # games.review imports this module
+
+        self.summary = review.finish(self, state)
         # Totals and ratings change once, with the result, in this transaction.
         record_result(self, seats)
 

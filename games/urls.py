@@ -5,7 +5,11 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
+    path("finished/", views.finished_games, name="finished"),
     path("<slug:code>/", views.table, name="table"),
     path("<slug:code>/move/", views.move, name="move"),
     path("<slug:code>/back/", views.come_back, name="come_back"),
+    path("<slug:code>/log/", views.game_log, name="log"),
+    path("<slug:code>/review/", views.review, name="review"),
+    path("<slug:code>/export.json", views.export, name="export"),
 ]

@@ -1,18 +1,26 @@
-"""The live game table: the page a player plays on, and the move endpoint its forms post to."""
+"""The live game table: the page a player plays on, and the move endpoint its forms post to.
+
+Then the pages of finished games: reviews, records and lists.
+"""
+
+from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.core.paginator import Paginator
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import rules
-from games.board import render_fragments, table_context
+from games import review as reviews, rules
+from games.board import player_name, render_fragments, table_context
 from games.cardnames import translate_english_name
+from games.log import full_log
 from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
 
 
@@ -135,3 +143,109 @@ def waiting_room_url(game):
         return reverse("lobby:table", args=[game.code])
     except NoReverseMatch:
         return f"/t/{game.code}/"
+
+
+# --- the review of finished games ------------------------------------------------------------
+# Reviews, records and logs of finished games are open to every logged-in user, as
+# finished games' tables are; a game in progress is reviewed by nobody (RULES.md 10).
+
+GAMES_PER_PAGE = 20
+
+
+def _get_finished_game(request, code):
+    """Return finished game `code`; 404 for no such game, 403 saying why for any other state."""
+    game = get_object_or_404(Game, code=code)
+    if game.status == Game.Status.ACTIVE:
+        raise PermissionDenied(
+            _("This game is still being played: its review opens when the game ends.")
+        )
+    if game.status != Game.Status.FINISHED:
+        raise PermissionDenied(_("This game was never played: there is nothing to review."))
+    return game
+
+
+@login_required
+def review(request, code):
+    """Any position of a finished game (?move=N, 0 the deal), every hand or as one seat saw it (?as=)."""
+    game = _get_finished_game(request, code)
+    seat = reviews.parse_seat(request.GET.get("as"), game.seat_count)
+    # htmx asks for the position fragment alone, except to restore a page missing from its history.
+    fragment = request.htmx and not request.htmx.history_restore_request
+    try:
+        total = reviews.ensure_summary(game)["moves"]
+        n = reviews.parse_position(request.GET.get("move"), total)
+        context = reviews.review_context(game, n, seat, whole_page=not fragment)
+    except reviews.Unreplayable as e:
+        raise PermissionDenied(_("The record of this game cannot be replayed.")) from e
+    if fragment:
+        return render(request, "games/review.html#position", context)
+    return render(request, "games/review.html", context)
+
+
+@login_required
+def export(request, code):
+    """The record of a finished game as JSON: enough for rules.replay to rebuild it."""
+    game = _get_finished_game(request, code)
+    response = JsonResponse(reviews.export(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="fullset-{game.code}.json"'
+    return response
+
+
+@login_required
+def game_log(request, code):
+    """Every move of a game in words, with its time: its players' while it is played."""
+    game = get_object_or_404(Game, code=code)
+    if game.status != Game.Status.FINISHED and game.seat_of(request.user) is None:
+        raise PermissionDenied(
+            _("Only the players at this table can read its whole log while it is played.")
+        )
+    seats = list(game.seats.select_related("user"))
+    names = [player_name(seat.user) for seat in seats]
+    deck = game.state().deck if game.snapshot else ()
+    context = {
+        "code": code,
+        "lines": full_log(game.moves.order_by("n"), names, deck),
+        "table_url": game.get_absolute_url(),
+        "review_url": reverse("games:review", args=[code])
+        if game.status == Game.Status.FINISHED
+        else None,
+    }
+    return render(request, "games/log.html", context)
+
+
+@login_required
+def finished_games(request):
+    """A player's finished games, newest first (?player=, default me), with one opponent (?opponent=)."""
+    username = request.GET.get("player") or request.user.get_username()
+    player = get_object_or_404(get_user_model(), username=username)
+    opponent = request.GET.get("opponent", "").strip()
+    games = Game.objects.filter(status=Game.Status.FINISHED, seats__user=player)
+    if opponent:
+        games = games.filter(seats__user__username=opponent)
+    games = games.order_by("-ended_at", "-pk").prefetch_related("seats__user")
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = []
+    for game in page:
+        seats = list(game.seats.all())
+        mine = next(seat for seat in seats if seat.user_id == player.id)
+        rows.append(
+            {
+                "ended_at": game.ended_at,
+                "players": [player_name(seat.user) for seat in seats],
+                "result": mine.get_result_display(),
+                "turns": game.turn_number,
+                "review_url": reverse("games:review", args=[game.code]),
+            }
+        )
+    query = {"player": player.get_username()}
+    if opponent:
+        query["opponent"] = opponent
+    context = {
+        "player": player,
+        "player_name": player_name(player),
+        "opponent": opponent,
+        "rows": rows,
+        "page": page,
+        "query": urlencode(query),
+    }
+    return render(request, "games/finished.html", context)

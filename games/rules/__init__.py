@@ -20,9 +20,10 @@ from .engine import (
     replay,
 )
 from .moves import Choice, IllegalMove, Move
-from .observe import event_for, view_for
+from .observe import event_for, review_view, view_for
 from .payment import check_payment, least_overpay
 from .state import GameState, Options
+from .summary import summarize
 
 __all__ = [
     "CARD_KINDS",
@@ -48,5 +49,7 @@ __all__ = [
     "new_game",
     "outcome",
     "replay",
+    "review_view",
+    "summarize",
     "view_for",
 ]

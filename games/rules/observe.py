@@ -106,3 +106,15 @@ def event_for(event, seat=None):
     if seat is None or seat not in event["secret_to"]:
         del visible["secret"]
     return visible
+
+
+def review_view(state):
+    """Return the spectator's view of `state` with every hand revealed (`view["hands"]`, by seat).
+
+    Only for the review of a game that has ended (RULES.md section 10: then
+    everything is revealed), at any of its positions. The draw pile stays a
+    count: its order is never part of a view.
+    """
+    view = view_for(state, None)
+    view["hands"] = [[card_json(state, c) for c in player.hand] for player in state.players]
+    return view

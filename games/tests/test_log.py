@@ -136,7 +136,9 @@ def test_it_finds_the_action_an_answer_answers_before_the_window(table_game):
     with translation.override("en"):
         lines = move_log(table_game, NAMES, BASE_DECK, length=1)
 
-    assert lines == [{"n": 4, "seat": 1, "text": "bob paid alice 2M (2M) (out of time)"}]
+    [line] = lines
+    assert (line["n"], line["seat"], line["cause"]) == (4, 1, "timeout")
+    assert line["text"] == "bob paid alice 2M (2M) (out of time)"
 
 
 def test_it_does_not_break_on_a_move_it_cannot_read():

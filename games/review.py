@@ -1,0 +1,319 @@
+"""The review of a finished game: its summary, its checkpoints and any of its positions.
+
+A game is replayed once, when it ends (`finish`, called by Game._finish in
+the game's lock), to count its summary (games/rules/summary.py) and to store
+the engine state every CHECKPOINT_EVERY moves and at the end (Checkpoint
+rows). A position of the review is then the nearest checkpoint at or before
+it plus fewer than CHECKPOINT_EVERY moves: a click never replays the whole
+game. Games that ended before reviews existed get theirs on the first visit
+(`ensure_summary`).
+
+Everything is revealed in a review (RULES.md section 10), so its board shows
+every hand (`rules.review_view`), or exactly what one player saw
+(`rules.view_for`), drawn by the table's own code (games/board.py).
+"""
+
+import logging
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+
+from games import rules
+from games.board import no_winner_text, player_name, present
+from games.cardnames import colour_name, kind_name
+from games.log import full_log, move_log
+from games.models import Checkpoint, Game
+from games.rules.state import ABANDONED
+
+log = logging.getLogger(__name__)
+
+# `manage.py review_bench`: in a 687-move random game of 10 players, rendering a late
+# position takes about 15 ms and replaying 49 moves from a checkpoint about 1.5 ms more
+# (the whole game from the deal: 3 to 4 ms more). 50 keeps that share small while storing
+# 2.4 times less than 20 (35 KB against 84 KB of checkpoints for that game).
+CHECKPOINT_EVERY = 50
+
+
+class Unreplayable(Exception):
+    """The move log does not reproduce the game (a position set by hand, as tests do)."""
+
+
+# --- building the review when a game ends -------------------------------------------------------
+
+
+def finish(game, state):
+    """Store the checkpoints of `game`, which has just ended in `state`; return its summary.
+
+    A game its log does not reproduce gets no review (None): its last move
+    must not fail for that.
+    """
+    try:
+        summary, checkpoints = _replay(game, state)
+    except Unreplayable:
+        log.warning("The move log of game %s does not reproduce it: no review", game.code)
+        return None
+    Checkpoint.objects.bulk_create(checkpoints, ignore_conflicts=True)
+    return summary
+
+
+def ensure_summary(game):
+    """Return the summary of finished `game`, building it and its checkpoints on first use.
+
+    For games that ended before reviews existed. The game row is locked so
+    that two first visitors build it once; the checkpoints are inserted
+    ignoring conflicts all the same. Raise Unreplayable if it cannot be built.
+    """
+    if game.summary is None:
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            if locked.summary is None:
+                summary, checkpoints = _replay(locked, locked.state())
+                Checkpoint.objects.bulk_create(checkpoints, ignore_conflicts=True)
+                Game.objects.filter(pk=game.pk).update(summary=summary)
+                locked.summary = summary
+        game.summary = locked.summary
+    return game.summary
+
+
+def _replay(game, final):
+    """Replay `game` from its log; return (summary, Checkpoint rows). `final` is its end."""
+    moves = [
+        (seat, rules.Move.from_json(move))
+        for seat, move in game.moves.order_by("n").values_list("seat", "move")
+    ]
+    summary, states = checkpoint_states(game.seed, game.options, moves, final)
+    return summary, [Checkpoint(game=game, n=n, state=s) for n, s in states.items()]
+
+
+def checkpoint_states(seed, options, moves, final, every=CHECKPOINT_EVERY):
+    """Replay a game that ended in `final`; return (summary, {n: state JSON after move n}).
+
+    The states are kept every `every` moves and at the end. Raise
+    Unreplayable unless the replay of `moves`, (seat, Move) pairs, ends in `final`.
+    """
+    states = {}
+
+    def keep(n, state):
+        states["last"] = state  # the replay's own state: at the end, the final one
+        if n % every == 0:
+            states[n] = state.to_json()
+
+    try:
+        summary = rules.summarize(
+            final.seats,  # the player ids, in seat order
+            seed,
+            options,
+            moves,
+            abandoned=final.end_reason == ABANDONED,
+            on_position=keep,
+        )
+    except rules.IllegalMove as e:
+        raise Unreplayable(str(e)) from e
+    end = states.pop("last").to_json()
+    if end != final.to_json():
+        raise Unreplayable("the replay ends elsewhere")
+    # The end is a checkpoint too: the last position (shown first) needs no replay, and an
+    # abandoned game's end, which no move records, is stored as it was.
+    states[len(moves)] = end
+    return summary, states
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def state_at(game, n, moves=None):
+    """Return (state, current) after move `n` (0: the deal); current is the Move row of move n.
+
+    The state is the nearest checkpoint at or before n with the moves after it
+    applied. `moves` is the whole log (Move rows in order) when the caller has
+    it; otherwise only the rows needed are fetched.
+    """
+    checkpoint = game.checkpoints.filter(n__lte=n).order_by("-n").only("n", "state").first()
+    if checkpoint is None:
+        raise Unreplayable("no checkpoint")
+    first = min(checkpoint.n, n - 1) if n else 0  # move n itself is wanted for its sentence
+    rows = moves[first:n] if moves is not None else list(game.moves.order_by("n")[first:n])
+    state = advance(checkpoint.state, rows[checkpoint.n - first :])
+    return state, (rows[-1] if n else None)
+
+
+def advance(state_json, rows):
+    """Return the state `state_json` with the moves of `rows` (Move rows) applied."""
+    state = rules.GameState.from_json(state_json)
+    for row in rows:
+        rules.apply(state, row.seat, rules.Move.from_json(row.move))
+    return state
+
+
+def board(state, user_names, seat=None):
+    """Return the table data of a review position: every hand, or exactly what `seat` saw."""
+    view = rules.review_view(state) if seat is None else rules.view_for(state, seat)
+    view["moves"] = view["choices"] = []  # a review makes no moves
+    table = present(view, user_names)
+    for player in table["players"]:
+        player["clock"] = None
+        player["is_me"] = False  # nobody's own table: no "(you)"
+    if table["me"] is not None:
+        table["me"]["hand"] = [entry["card"] for entry in table["hand"]]
+    return table
+
+
+def parse_position(value, total):
+    """Return the move number asked for by `?move=`; the end when absent or unreadable."""
+    try:
+        return min(max(int(value), 0), total)
+    except (TypeError, ValueError):
+        return total
+
+
+def parse_seat(value, count):
+    """Return the seat asked for by `?as=`, or None (every hand)."""
+    try:
+        seat = int(value)
+    except (TypeError, ValueError):
+        return None
+    return seat if 0 <= seat < count else None
+
+
+def review_url(code, n, seat=None):
+    url = f"{reverse('games:review', args=[code])}?move={n}"
+    return url if seat is None else f"{url}&as={seat}"
+
+
+def review_context(game, n, seat, whole_page=True):
+    """Return the template context of the review of `game` at move `n` as `seat` saw it.
+
+    `whole_page` adds what the page shows around the board (the move list and
+    the summary); without it only the position fragment's data is made.
+    """
+    summary = ensure_summary(game)
+    total = summary["moves"]
+    seats = list(game.seats.select_related("user"))
+    user_names = {s.user_id: player_name(s.user) for s in seats}
+    names = [user_names[s.user_id] for s in seats]
+    moves = list(game.moves.order_by("n")) if whole_page else None
+    state, current = state_at(game, n, moves)
+    lines = full_log(moves, names, state.deck) if whole_page else []
+    if current is not None:
+        line = lines[n - 1] if lines else move_log(game, names, state.deck, 1, current.n + 1)[0]
+    else:
+        line = None
+    context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
+    if whole_page:
+        code = game.code
+        context["lines"] = [
+            dict(line, index=i, url=review_url(code, i, seat)) for i, line in enumerate(lines, 1)
+        ]
+        context["deal_url"] = review_url(code, 0, seat)
+        context["perspectives"] = [
+            {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
+        ] + [
+            {
+                "label": _("As %(name)s saw it") % {"name": name},
+                "url": review_url(code, n, i),
+                "chosen": seat == i,
+            }
+            for i, name in enumerate(names)
+        ]
+        context["summary"] = present_summary(game, summary, seats, names)
+        context["export_url"] = reverse("games:export", args=[code])
+        context["table_url"] = game.get_absolute_url()
+    return context
+
+
+def position_context(code, n, total, seat, table, line):
+    """Return the context of the position fragment: the board `table` after move n, told by `line`."""
+    return {
+        "code": code,
+        "n": n,
+        "total": total,
+        "seat": seat,
+        "current": line,
+        "table": table,
+        "nav": {
+            "first": review_url(code, 0, seat),
+            "previous": review_url(code, n - 1, seat) if n > 0 else None,
+            "next": review_url(code, n + 1, seat) if n < total else None,
+            "last": review_url(code, total, seat),
+        },
+    }
+
+
+# --- the summary panel --------------------------------------------------------------------------
+
+
+def present_summary(game, summary, seats, names):
+    """Return the template data of the summary panel."""
+    winner = summary["winner"]
+    if winner is not None:
+        colours = [str(colour_name(c)) for c in summary["winning_sets"]]
+        result = _("%(name)s won with %(sets)s.") % {
+            "name": names[winner],
+            "sets": ", ".join(colours),
+        }
+    else:
+        result = no_winner_text(summary["end_reason"])
+    finished_url = reverse("games:finished")
+    players = []
+    for seat, numbers in zip(seats, summary["players"]):
+        actions = sorted(numbers["actions"].items(), key=lambda item: (-item[1], item[0]))
+        players.append(
+            dict(
+                numbers,
+                name=names[seat.position],
+                result=seat.get_result_display(),
+                games_url=f"{finished_url}?player={seat.user.get_username()}",
+                actions=[{"name": kind_name(kind), "count": count} for kind, count in actions],
+                actions_count=sum(numbers["actions"].values()),
+            )
+        )
+    duration = ""
+    if game.started_at and game.ended_at:
+        duration = timesince(game.started_at, game.ended_at)
+    return {
+        "result": result,
+        "duration": duration,
+        "turns": summary["turns"],
+        "rounds": summary["rounds"],
+        "moves": summary["moves"],
+        "players": players,
+    }
+
+
+# --- the record ---------------------------------------------------------------------------------
+
+
+def export(game):
+    """Return the whole record of a finished game as JSON data.
+
+    `rules.replay(seats, seed, options, [(m["seat"], Move.from_json(m["move"])) ...])`
+    rebuilds the game (with `rules.abandon` after it when the end reason is
+    "abandoned": no move records that the players left).
+    """
+    seats = list(game.seats.select_related("user"))
+    end = rules.outcome(game.state()) or {}
+    return {
+        "code": game.code,
+        "seed": game.seed,
+        "options": game.options,
+        "seats": [seat.user.get_username() for seat in seats],
+        "moves": [
+            {
+                "n": m.n,
+                "seat": m.seat,
+                "move": m.move,
+                "cause": m.cause,
+                "created_at": m.created_at.isoformat(),
+            }
+            for m in game.moves.order_by("n")
+        ],
+        "result": {
+            "winner": end.get("winner"),  # a seat, or None
+            "end_reason": game.end_reason,
+            "results": [seat.result for seat in seats],
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+        },
+    }

@@ -1,0 +1,75 @@
+"""Finished games for the review tests: played through Game.play, or stored straight from the engine."""
+
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import rules
+from games.models import Game, Move, Seat
+from games.rules.bots import play_random_game, random_move
+
+
+def started_game(users, **fields):
+    game = Game.objects.create(host=users[0], seat_count=len(users), **fields)
+    for position, user in enumerate(users):
+        Seat.objects.create(game=game, user=user, position=position)
+    return game.start()
+
+
+def play_to_the_end(game, seed):
+    """Play `game` to its end through Game.play, each awaited player making random moves."""
+    rng = random.Random(seed)
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        state = game.state()
+        seat = rng.choice(rules.awaiting(state))[0]
+        game.play(seat, random_move(state, seat, rng))
+    return game
+
+
+def stored_game(users, seed, options=None):
+    """Return a finished game played by the engine alone and stored as Game.play stores one.
+
+    It has no summary and no checkpoints, like the games that ended before reviews existed.
+    """
+    rng = random.Random(seed)
+    state = rules.new_game([user.id for user in users], seed, options)
+    moves = []
+    play_random_game(state, rng, lambda _state, seat, move, _events: moves.append((seat, move)))
+    start = timezone.now() - timedelta(hours=1)
+    winner = users[state.winner] if state.winner >= 0 else None
+    game = Game.objects.create(
+        host=users[0],
+        seat_count=len(users),
+        seed=seed,
+        options=options or {},
+        status=Game.Status.FINISHED,
+        snapshot=state.to_json(),
+        version=len(moves) + 1,
+        started_at=start,
+        ended_at=start + timedelta(seconds=len(moves)),
+        turn_number=state.turns,
+        winner=winner,
+        end_reason=state.end_reason,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            user=user,
+            position=position,
+            result="win" if user == winner else "loss" if winner else "draw",
+        )
+        for position, user in enumerate(users)
+    )
+    Move.objects.bulk_create(
+        Move(
+            game=game,
+            n=i,
+            seat=seat,
+            move=move.to_json(),
+            created_at=start + timedelta(seconds=i),
+        )
+        for i, (seat, move) in enumerate(moves, 1)
+    )
+    return game

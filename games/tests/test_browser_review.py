@@ -1,0 +1,56 @@
+"""The review in a real browser: the keys and autoplay step through a finished game."""
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import open_page
+from games.tests.review_helpers import stored_game
+
+
+def shown_move(page):
+    return int(page.get_attribute("#review-position", "data-move"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
+    live_asgi_server, browser, screenshot_dir, alice, bob
+):
+    game = stored_game([alice, bob], seed=9)
+    total = game.moves.count()
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=10"
+    )
+    page.wait_for_selector('#review-position[data-move="10"]')
+    board = page.inner_html("#board")
+
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#review-position[data-move="11"]')
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=11")
+    assert page.inner_html("#board") != board
+    assert page.get_attribute(".move-list li.current", "data-move") == "11"
+
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#review-position[data-move="10"]')
+    assert page.inner_html("#board") == board
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=10")
+
+    page.keyboard.press("End")
+    page.wait_for_selector(f'#review-position[data-move="{total}"]')
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move={total}")
+    assert page.locator(".player .tag.win").count() == (1 if game.winner_id else 0)
+    page.screenshot(path=screenshot_dir / "review-end.png", full_page=True)
+
+    page.keyboard.press("Home")
+    page.wait_for_selector('#review-position[data-move="0"]')
+    page.select_option(".js-speed", "400")
+    page.click(".js-autoplay")
+    page.wait_for_function(
+        "() => Number(document.getElementById('review-position').dataset.move) >= 3",
+        timeout=10_000,
+    )
+    page.click(".js-autoplay")  # pause
+    paused = shown_move(page)
+    page.wait_for_timeout(1_000)
+    assert shown_move(page) in (paused, paused + 1)  # at most the request in flight lands
+    assert errors == []
+    page.context.close()

@@ -1,0 +1,76 @@
+"""The list of a player's finished games, newest first, filtered by opponent, paginated."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Seat
+from games.tests.review_helpers import stored_game
+from games.views import GAMES_PER_PAGE
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("games:finished")
+
+
+def codes(response):
+    return [row["review_url"].split("/")[2] for row in response.context["rows"]]
+
+
+def ended_hours_ago(game, hours):
+    game.ended_at = game.ended_at - timedelta(hours=hours)
+    game.save(update_fields=["ended_at"])
+    return game
+
+
+def test_it_lists_my_finished_games_newest_first_with_their_reviews(client, alice, bob, charlie):
+    old = ended_hours_ago(stored_game([alice, bob], seed=9), 5)
+    new = ended_hours_ago(stored_game([charlie, alice], seed=8), 1)
+    stored_game([bob, charlie], seed=7)  # not alice's
+    Game.objects.create(host=alice)  # not finished
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    assert response.status_code == 200
+    assert codes(response) == [new.code, old.code]
+    html = response.content.decode()
+    assert reverse("games:review", args=[new.code]) in html
+    result = Seat.objects.get(game=new, user=alice).get_result_display()
+    assert response.context["rows"][0]["result"] == result
+
+
+def test_it_lists_another_players_games_against_one_opponent(client, alice, bob, charlie):
+    with_bob = stored_game([alice, bob], seed=9)
+    stored_game([alice, charlie], seed=8)
+    client.force_login(charlie)
+
+    response = client.get(URL, {"player": "alice", "opponent": "bob"})
+
+    assert codes(response) == [with_bob.code]
+    assert client.get(URL, {"player": "alice", "opponent": "nobody"}).context["rows"] == []
+
+
+def test_it_pages_a_long_list(client, alice, bob):
+    games = [
+        ended_hours_ago(stored_game([alice, bob], seed=9), h) for h in range(GAMES_PER_PAGE + 2)
+    ]
+    client.force_login(bob)
+
+    first = client.get(URL, {"player": "alice"})
+    second = client.get(URL, {"player": "alice", "page": 2})
+
+    assert codes(first) == [g.code for g in games[:GAMES_PER_PAGE]]
+    assert codes(second) == [g.code for g in games[GAMES_PER_PAGE:]]
+    assert "page=2" in first.content.decode()
+
+
+def test_it_answers_404_for_an_unknown_player(client, alice):
+    client.force_login(alice)
+
+    assert client.get(URL, {"player": "nobody"}).status_code == 404
+
+
+def test_it_sends_a_logged_out_visitor_to_log_in(client):
+    assert client.get(URL).status_code == 302

@@ -1,0 +1,102 @@
+// Full Set: the review of a finished game. The page works without this file
+// (its links load each position); this file adds
+//  - the keys: left and right arrows for the previous and next move, Home and End,
+//  - the highlighted move in the list, following the position htmx swapped in,
+//  - autoplay at a chosen speed.
+(function () {
+  "use strict";
+
+  let timer = null;
+
+  function position() {
+    return document.getElementById("review-position");
+  }
+
+  function go(which) {
+    const link = position() && position().querySelector('a[data-nav="' + which + '"]');
+    if (!link) return false;
+    link.click(); // htmx fetches the fragment and pushes the address
+    return true;
+  }
+
+  const KEYS = { ArrowRight: "next", ArrowLeft: "previous", Home: "first", End: "last" };
+
+  document.addEventListener("keydown", function (event) {
+    const which = KEYS[event.key];
+    if (!which || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target;
+    if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+    if (!position()) return;
+    event.preventDefault();
+    stop();
+    go(which);
+  });
+
+  function highlight() {
+    const shown = position();
+    if (!shown) return;
+    const n = shown.dataset.move;
+    document.querySelectorAll(".move-list li[data-move]").forEach(function (item) {
+      const current = item.dataset.move === n;
+      item.classList.toggle("current", current);
+      if (current) {
+        item.setAttribute("aria-current", "step");
+        const list = item.closest(".move-list");
+        // Scroll the list only, never the page.
+        if (item.offsetTop < list.scrollTop || item.offsetTop > list.scrollTop + list.clientHeight - item.offsetHeight) {
+          list.scrollTop = item.offsetTop - list.clientHeight / 2;
+        }
+      } else {
+        item.removeAttribute("aria-current");
+      }
+    });
+  }
+
+  // Autoplay: a click on "next" every few moments until the last move.
+  function button() {
+    return document.querySelector(".js-autoplay");
+  }
+
+  function speed() {
+    const select = document.querySelector(".js-speed");
+    return select ? Number(select.value) : 1000;
+  }
+
+  function stop() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    button().textContent = button().dataset.play;
+  }
+
+  function start() {
+    if (!position().querySelector('a[data-nav="next"]')) go("first");
+    timer = setInterval(function () {
+      if (!go("next")) stop();
+    }, speed());
+    button().textContent = button().dataset.pause;
+  }
+
+  function setUp() {
+    highlight();
+    const play = button();
+    if (!play) return;
+    play.dataset.play = play.textContent;
+    play.dataset.pause = play.dataset.pauseLabel || "❚❚";
+    play.hidden = false;
+    document.querySelector(".js-speed").closest("label").hidden = false;
+    play.addEventListener("click", function () {
+      if (timer === null) start();
+      else stop();
+    });
+    document.querySelector(".js-speed").addEventListener("change", function () {
+      if (timer !== null) {
+        stop();
+        start();
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("htmx:afterSettle", highlight);
+})();
