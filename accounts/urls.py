@@ -63,4 +63,6 @@ urlpatterns = [
     ),
     path("settings/", views.settings_page, name="settings"),
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/vs/<str:other>/", views.versus, name="versus"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

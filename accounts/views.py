@@ -2,13 +2,21 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts.forms import SettingsForm, SignupForm
-from accounts.models import User
+from accounts.models import Edition, User
+from accounts.profile import (
+    LEADERBOARD_MIN_GAMES,
+    head_to_head,
+    leaderboard as leaderboard_of,
+    profile_stats,
+    recent_games,
+)
 
 
 def _next_url(request):
@@ -43,9 +51,43 @@ def profile(request, username):
     ctx = {
         "profile_user": user,
         "is_own_profile": request.user == user,
-        "games_played": user.seats.count(),
+        "recent_games": recent_games(user),
+        **profile_stats(user),
     }
+    if request.user.is_authenticated and request.user != user:
+        ctx["versus"], _games = head_to_head(request.user, user)
     return render(request, "accounts/profile.html", ctx)
+
+
+def versus(request, username, other):
+    """Show the record of two players against each other, with their games together."""
+    user = get_object_or_404(User, username=username, is_active=True)
+    opponent = get_object_or_404(User, username=other, is_active=True)
+    record, together = head_to_head(user, opponent)
+    page = Paginator(
+        together.select_related("winner").order_by("-ended_at").distinct(), 50
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "accounts/versus.html",
+        {"profile_user": user, "opponent": opponent, "record": record, "page": page},
+    )
+
+
+def leaderboard(request):
+    edition = request.GET.get("edition", Edition.CLASSIC)
+    if edition not in Edition.values:
+        edition = Edition.CLASSIC
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {
+            "edition": edition,
+            "editions": Edition.choices,
+            "ratings": leaderboard_of(edition),
+            "min_games": LEADERBOARD_MIN_GAMES,
+        },
+    )
 
 
 @login_required

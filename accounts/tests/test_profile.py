@@ -1,6 +1,7 @@
 import pytest
 from django.urls import reverse
 
+from accounts.tests.test_stats import finished
 from games.models import Game, Seat
 
 
@@ -11,25 +12,25 @@ def test_it_is_visible_to_anonymous_visitors(client, alice):
     assert "<h1>Alice Liddell</h1>" in response.text
     assert "@alice" in response.text
     assert "Joined" in response.text
-    assert response.context["games_played"] == 0
+    assert response.context["totals"].games == 0
+    assert "Not rated yet." in response.text
 
 
-def test_it_counts_the_games_played(client, alice, bob, charlie):
+def test_it_counts_the_finished_games_played(client, alice, bob, charlie):
     for _ in range(2):
-        game = Game.objects.create(host=alice)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
-    solo = Game.objects.create(host=bob)
-    Seat.objects.create(game=solo, user=bob, position=0)
+        finished([alice, bob], ["win", "loss"])
+    finished([bob, charlie], ["draw", "draw"])
+    unfinished = Game.objects.create(host=bob)
+    Seat.objects.create(game=unfinished, user=bob, position=0)
 
     alices = client.get(alice.get_absolute_url())
     bobs = client.get(bob.get_absolute_url())
     charlies = client.get(charlie.get_absolute_url())
 
-    assert alices.context["games_played"] == 2
-    assert "<dd>2</dd>" in alices.text
-    assert bobs.context["games_played"] == 3
-    assert charlies.context["games_played"] == 0
+    assert alices.context["totals"].games == 2
+    assert '<dd class="games-played">2</dd>' in alices.text
+    assert bobs.context["totals"].games == 3
+    assert charlies.context["totals"].games == 1
 
 
 def test_it_shows_the_joined_date(client, alice):

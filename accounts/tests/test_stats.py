@@ -32,6 +32,9 @@ def finished(users, results, enhanced=False, absent=(), turns=12, when=0):
         Seat.objects.create(game=game, user=u, position=p, result=results[p], absent=p in absent)
         for p, u in enumerate(users)
     ]
+    winners = [u for u, result in zip(users, results, strict=True) if result == "win"]
+    game.winner = winners[0] if winners else None
+    game.save(update_fields=["winner"])
     record_result(game, seats)
     return game
 

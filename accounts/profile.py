@@ -1,0 +1,131 @@
+"""What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
+
+from django.db.models import Count, Q
+
+from accounts.models import Edition, PlayerStats, Rating, RatingChange
+from games.cardnames import kind_name
+from games.models import Game, Seat
+
+HISTORY_POINTS = 200  # rating history drawn per edition
+LEADERBOARD_MIN_GAMES = 10
+LEADERBOARD_SIZE = 100
+
+
+def profile_stats(user):
+    """Return the numbers of `user`'s profile (5 queries whatever the number of games)."""
+    totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
+    ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
+    history = {}
+    changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
+    for edition, after, when in changes.values_list("edition", "after", "created_at")[
+        : HISTORY_POINTS * len(Edition)
+    ]:
+        history.setdefault(edition, []).append((when, after))
+    mine = RatingChange.objects.filter(user=user).select_related("game")
+    best = mine.filter(delta__gt=0).order_by("-delta").first()
+    worst = mine.filter(delta__lt=0).order_by("delta").first()
+    editions = []
+    for edition in Edition:
+        played, won = totals.by_edition.get(edition.value, [0, 0])
+        rating = ratings.get(edition.value)
+        points = list(reversed(history.get(edition.value, [])[:HISTORY_POINTS]))
+        editions.append(
+            {
+                "edition": edition,
+                "played": played,
+                "won": won,
+                "rate": _rate(won, played),
+                "rating": rating,
+                "chart": rating_chart([after for _when, after in points]) if points else None,
+            }
+        )
+    by_players = [
+        {"players": int(n), "played": p, "won": w, "rate": _rate(w, p)}
+        for n, (p, w) in sorted(totals.by_players.items(), key=lambda item: int(item[0]))
+    ]
+    favourite = [
+        (kind_name(kind), count)
+        for kind, count in sorted(totals.actions.items(), key=lambda item: (-item[1], item[0]))[:3]
+    ]
+    return {
+        "totals": totals,
+        "win_rate": _rate(totals.wins, totals.games),
+        "editions": editions,
+        "by_players": by_players,
+        "best": best,
+        "worst": worst,
+        "average_turns_to_win": totals.turns_to_win / totals.wins if totals.wins else None,
+        "rent_per_game": totals.rent_collected / totals.games if totals.games else None,
+        "favourite_actions": favourite,
+    }
+
+
+def _rate(won, played):
+    return round(100 * won / played) if played else None
+
+
+def recent_games(user, count=10):
+    """Return `user`'s last finished games with their seats (2 queries)."""
+    seats = (
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .select_related("game")
+        .order_by("-game__ended_at")[:count]
+    )
+    games = [seat.game for seat in seats]
+    everyone = {}
+    for other in Seat.objects.filter(game__in=games).select_related("user").order_by("position"):
+        everyone.setdefault(other.game_id, []).append(other)
+    return [
+        {"game": seat.game, "result": seat.get_result_display(), "seats": everyone[seat.game_id]}
+        for seat in seats
+    ]
+
+
+def head_to_head(user, other):
+    """Return the finished games `user` and `other` played together, and who won them."""
+    together = Game.objects.filter(status=Game.Status.FINISHED, seats__user=user).filter(
+        seats__user=other
+    )
+    record = together.aggregate(
+        games=Count("id", distinct=True),
+        won=Count("id", filter=Q(winner=user), distinct=True),
+        lost=Count("id", filter=Q(winner=other), distinct=True),
+    )
+    record["others"] = record["games"] - record["won"] - record["lost"]
+    return record, together
+
+
+def leaderboard(edition):
+    """Return the rated players of `edition` who are no longer provisional, best first."""
+    return (
+        Rating.objects.filter(
+            edition=edition,
+            sigma__lte=Rating.PROVISIONAL_SIGMA,
+            games__gte=LEADERBOARD_MIN_GAMES,
+            user__is_active=True,
+        )
+        .select_related("user")
+        .order_by("-ordinal", "user__username")[:LEADERBOARD_SIZE]
+    )
+
+
+def rating_chart(values, width=480, height=120, pad=8):
+    """Return what an SVG line chart of `values` needs: points, range and the zero line."""
+    low, high = min(values + [0.0]), max(values + [0.0])
+    span = (high - low) or 1.0
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+
+    def y(v):
+        return round(height - pad - (v - low) / span * (height - 2 * pad), 1)
+
+    points = " ".join(f"{round(pad + i * step, 1)},{y(v)}" for i, v in enumerate(values))
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "zero": y(0.0),
+        "low": low,
+        "high": high,
+        "last": values[-1],
+        "count": len(values),
+    }

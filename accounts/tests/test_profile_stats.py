@@ -1,0 +1,120 @@
+"""The statistics on a profile, head-to-head records and the leaderboard (issue 5)."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import PlayerStats, Rating
+from accounts.profile import LEADERBOARD_MIN_GAMES, rating_chart
+from accounts.tests.test_stats import finished
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_shows_results_rates_streaks_and_ratings(client, alice, bob, charlie):
+    finished([alice, bob], ["win", "loss"], turns=20, when=1)
+    finished([alice, bob, charlie], ["win", "loss", "loss"], turns=9, when=2)
+    finished([alice, bob], ["loss", "win"], enhanced=True, when=3)
+
+    response = client.get(alice.get_absolute_url())
+
+    context = response.context
+    assert (context["totals"].wins, context["totals"].losses, context["win_rate"]) == (2, 1, 67)
+    assert context["average_turns_to_win"] == (10 + 3) / 2
+    assert [(x["players"], x["played"], x["won"]) for x in context["by_players"]] == [
+        (2, 2, 1),
+        (3, 1, 1),
+    ]
+    classic, enhanced = context["editions"]
+    assert (classic["played"], classic["won"], classic["rate"]) == (2, 2, 100)
+    assert classic["rating"].provisional and "provisional" in response.text
+    assert classic["chart"]["count"] == 2 and "<polyline" in response.text
+    assert enhanced["rating"].ordinal < 0
+    assert context["best"].delta > 0 and context["worst"].delta < 0
+    assert context["best"].game.code in response.text
+    assert [line["game"].ended_at.hour for line in context["recent_games"]] == [15, 14, 13]
+
+
+def test_it_shows_the_favourite_action_cards_and_rent_per_game(client, alice):
+    PlayerStats.objects.create(
+        user=alice,
+        games=4,
+        actions={"sly_deal": 3, "pass_go": 7, "deal_breaker": 1, "birthday": 3},
+        rent_collected=18,
+    )
+    response = client.get(alice.get_absolute_url())
+    assert response.context["favourite_actions"] == [
+        ("Pass Go", 7),
+        ("It's My Birthday", 3),
+        ("Sly Deal", 3),
+    ]
+    assert "Pass Go: played 7 times" in response.text
+    assert "4.5M" in response.text
+
+
+def test_it_shows_a_visitor_their_record_against_the_player(client, alice, bob, charlie):
+    finished([alice, bob], ["win", "loss"])
+    finished([bob, alice], ["win", "loss"])
+    finished([alice, bob, charlie], ["loss", "loss", "win"])
+    finished([alice, charlie], ["win", "loss"])
+    client.force_login(alice)
+
+    response = client.get(bob.get_absolute_url())
+
+    assert response.context["versus"] == {"games": 3, "won": 1, "lost": 1, "others": 1}
+    assert "You against bob: 1 won, 1 lost in 3 games" in response.text
+
+
+def test_it_lists_the_games_two_players_played_together(client, alice, bob, charlie):
+    together = [finished([alice, bob], ["win", "loss"], when=n) for n in range(3)]
+    finished([alice, charlie], ["win", "loss"])
+
+    response = client.get(reverse("accounts:versus", args=["bob", "alice"]))
+
+    assert response.context["record"] == {"games": 3, "won": 0, "lost": 3, "others": 0}
+    assert [g.code for g in response.context["page"].object_list] == [
+        g.code for g in reversed(together)
+    ]
+
+
+def test_it_ranks_settled_players_on_the_leaderboard(client, alice, bob, charlie):
+    for n in range(3 * LEADERBOARD_MIN_GAMES):
+        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=n)
+    finished([charlie, alice], ["win", "loss"])
+
+    response = client.get(reverse("accounts:leaderboard"))
+
+    ranked = [r.user.username for r in response.context["ratings"]]
+    assert ranked == ["alice", "bob"], "charlie is provisional and has too few games"
+    assert Rating.objects.get(user=charlie, edition="classic").provisional
+    empty = client.get(reverse("accounts:leaderboard") + "?edition=enhanced")
+    assert list(empty.context["ratings"]) == []
+    assert "Nobody has played enough games" in empty.text
+
+
+@pytest.mark.parametrize("games", [2, 12])
+def test_it_costs_a_bounded_number_of_queries(
+    client, alice, bob, charlie, django_assert_max_num_queries, games
+):
+    for n in range(games):
+        finished([alice, bob, charlie][: 2 + n % 2], ["win", "loss", "loss"][: 2 + n % 2], when=n)
+    client.force_login(bob)
+    with django_assert_max_num_queries(13):  # the session, the header's badges and 9 of its own
+        assert client.get(alice.get_absolute_url()).status_code == 200
+    with django_assert_max_num_queries(6):
+        assert client.get(reverse("accounts:leaderboard")).status_code == 200
+    with django_assert_max_num_queries(9):
+        assert client.get(reverse("accounts:versus", args=["alice", "bob"])).status_code == 200
+
+
+def test_it_draws_the_rating_chart_within_its_box():
+    chart = rating_chart([-3.0, 1.5, 4.0], width=100, height=50, pad=5)
+    points = [tuple(map(float, p.split(","))) for p in chart["points"].split()]
+    assert [x for x, _y in points] == [5.0, 50.0, 95.0]
+    ys = [y for _x, y in points]
+    assert ys[0] == 45.0 and ys[2] == 5.0, "lowest at the bottom, highest at the top"
+    assert 5.0 < chart["zero"] < 45.0
+
+
+def test_it_404s_for_a_head_to_head_with_nobody(client, alice):
+    response = client.get(reverse("accounts:versus", args=["alice", "nobody"]))
+    assert response.status_code == 404
