@@ -20,6 +20,28 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture
+def without_broadcasts(monkeypatch):
+    """Make games with the broadcasts switched off; return the context manager that does it.
+
+    Browser tests build their games in the test's thread, where Playwright's
+    event loop rules out async_to_sync, before any page listens.
+    """
+    from contextlib import contextmanager
+
+    from games import models
+
+    @contextmanager
+    def quiet():
+        with monkeypatch.context() as patch:
+            patch.setattr(models.Game, "broadcast", lambda self: None)
+            patch.setattr(models, "broadcast_lobby", lambda: None)
+            patch.setattr(models, "broadcast_users", lambda user_ids: None)
+            yield
+
+    return quiet
+
+
 def _fresh_connections():
     """Run in the forked server: open its own database connections (never the parent's).
 

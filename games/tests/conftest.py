@@ -1,10 +1,21 @@
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.models import Game, Seat
 
 PASSWORD = "purple-rent-deal-42"
+
+# The moment time-controlled tests start at (see `traveller`).
+START = timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)
+
+
+@pytest.fixture
+def traveller():
+    """Stop the clock at START; tests move it with traveller.shift(timedelta)."""
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller
 
 
 @pytest.fixture(autouse=True)

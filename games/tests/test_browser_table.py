@@ -5,20 +5,15 @@ import re
 import pytest
 
 from conftest import open_page
-from games import models
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
 
 @pytest.fixture
-def started_game(alice, bob, monkeypatch):
+def started_game(alice, bob, without_broadcasts):
     """Return a started game (alice and bob), made without broadcasting."""
-    # No page listens yet, and Playwright's event loop in this thread rules out async_to_sync.
-    with monkeypatch.context() as patch:
-        patch.setattr(Game, "broadcast", lambda self: None)
-        patch.setattr(models, "broadcast_lobby", lambda: None)
-        patch.setattr(models, "broadcast_users", lambda user_ids: None)
+    with without_broadcasts():
         game = Game.objects.create(host=alice, seat_count=2)
         Seat.objects.create(game=game, user=alice, position=0)
         Seat.objects.create(game=game, user=bob, position=1)

@@ -16,18 +16,12 @@ from games import rules
 from games.models import Game, Move, Notification, Seat, StaleBoard, enforce_deadlines
 from games.rules.position import card_in
 
+from .conftest import START
 from .helpers import set_position, state_of
 
 pytestmark = pytest.mark.django_db
 
-START = timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def traveller():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 def make_game(users, pace="live", **fields):

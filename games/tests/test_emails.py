@@ -8,7 +8,6 @@ import smtplib
 from datetime import timedelta
 
 import pytest
-import time_machine
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 from django.core.management import call_command
@@ -20,16 +19,11 @@ from games import emails, rules
 from games.emails import send_due_emails
 from games.models import Game, Seat
 
+from .conftest import START
+
 pytestmark = pytest.mark.django_db
 
-START = timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def traveller():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 @pytest.fixture(autouse=True)

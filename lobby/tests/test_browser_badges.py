@@ -4,9 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import open_page
-from games import models, rules
-from games.models import Game, Notification
-from lobby.tests.conftest import open_table
+from lobby.tests.test_user_socket import correspondence_game
 
 # Set before the page loads: tells the test that the page's ws/me/ socket is open.
 WATCH_USER_SOCKET = """
@@ -17,19 +15,10 @@ document.addEventListener("htmx:wsOpen", function (event) {
 
 
 @pytest.fixture
-def correspondence_game(alice, bob, monkeypatch):
-    """A correspondence game waiting for alice, made without broadcasting, nobody notified."""
-    # No page listens yet, and Playwright's event loop in this thread rules out async_to_sync.
-    with monkeypatch.context() as patch:
-        patch.setattr(Game, "broadcast", lambda self: None)
-        patch.setattr(models, "broadcast_lobby", lambda: None)
-        patch.setattr(models, "broadcast_users", lambda user_ids: None)
-        game = open_table(alice, bob, seat_count=2, pace=Game.Pace.CORRESPONDENCE).start()
-        state = game.state()
-        if state.current != 0:
-            game.play(state.current, rules.Move.end())
-    Notification.objects.all().delete()
-    return game
+def waiting_for_alice(alice, bob, without_broadcasts):
+    """A correspondence game waiting for alice, nobody notified."""
+    with without_broadcasts():
+        return correspondence_game(alice, bob)
 
 
 def open_watched(browser, server, user, path):
@@ -43,9 +32,9 @@ def open_watched(browser, server, user, path):
 
 @pytest.mark.django_db(transaction=True)
 def test_it_updates_the_badge_live_when_it_becomes_my_turn(
-    live_asgi_server, browser, screenshot_dir, alice, bob, correspondence_game
+    live_asgi_server, browser, screenshot_dir, alice, bob, waiting_for_alice
 ):
-    game = correspondence_game
+    game = waiting_for_alice
     bob_page, bob_errors = open_watched(browser, live_asgi_server, bob, "/")
     alice_page, alice_errors = open_watched(
         browser, live_asgi_server, alice, game.get_absolute_url()
