@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("finished/", views.finished_games, name="finished"),
+    path("recent/", views.recent_games, name="recent"),
     path("<slug:code>/", views.table, name="table"),
     path("<slug:code>/move/", views.move, name="move"),
     path("<slug:code>/back/", views.come_back, name="come_back"),

@@ -249,3 +249,16 @@ def finished_games(request):
         "query": urlencode(query),
     }
     return render(request, "games/finished.html", context)
+
+
+@login_required
+def recent_games(request):
+    """Every player's finished games, newest first, each with its review."""
+    games = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .select_related("winner")
+        .prefetch_related("seats__user")
+        .order_by("-ended_at", "-pk")
+    )
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "games/recent.html", {"page": page})
