@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from config.echo import EchoConsumer  # noqa: E402
 from games.consumers import GameConsumer  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
 
@@ -23,6 +24,8 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/lobby/<slug:code>/", LobbyConsumer.as_asgi()),
     path("ws/me/", UserConsumer.as_asgi()),
+    # The load test's baseline (manage.py loadtest): a bare round trip.
+    path("ws/echo/", EchoConsumer.as_asgi()),
 ]
 
 application = ProtocolTypeRouter(
