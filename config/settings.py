@@ -3,12 +3,14 @@
 Everything that differs between a laptop, CI and production comes from
 environment variables. The defaults give a working development site on
 SQLite with the in-memory channel layer; DATABASE_URL switches to PostgreSQL
-and REDIS_URL to the Redis channel layer.
+and REDIS_URL to the Redis channel layer and cache. With DEBUG off the site
+runs in production mode: a secret key from the environment, HTTPS only,
+secure cookies and static files served by WhiteNoise (after collectstatic).
 """
 
 import os
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +40,15 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
 
+def redis_database(url: str, number: int) -> str:
+    """Return the Redis URL with its database number replaced by `number`."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":  # unix:///run/redis.sock?db=0: the path is the socket's
+        query = {**dict(parse_qsl(parts.query)), "db": str(number)}
+        return parts._replace(query=urlencode(query)).geturl()
+    return parts._replace(path=f"/{number}").geturl()
+
+
 def database_from_url(url: str) -> dict:
     """Return a DATABASES entry for a postgres://user:pass@host:port/name URL."""
     parts = urlsplit(url)
@@ -61,10 +72,14 @@ def database_from_url(url: str) -> dict:
 DEBUG = envbool("DEBUG", True)
 
 SECRET_KEY = env("SECRET_KEY")
+make_a_key = "make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY when DEBUG is off.")
+        raise ImproperlyConfigured(f"Set SECRET_KEY when DEBUG is off; {make_a_key}")
     SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+elif not DEBUG and len(SECRET_KEY) < 50:
+    # Sessions, password reset links and CSRF tokens are signed with it.
+    raise ImproperlyConfigured(f"SECRET_KEY is too short (50 characters at least); {make_a_key}")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -99,6 +114,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if not DEBUG:
+    # Production serves collectstatic's files: after SecurityMiddleware (HTTPS
+    # redirect, headers), before the rest, which a static file never needs.
+    # Development serves them from the app folders (runserver, test servers).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -128,10 +148,18 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
-            # Take the write lock at BEGIN: a deferred transaction that later
-            # needs to write fails at once with "database is locked".
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            "NAME": env("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                # Take the write lock at BEGIN: a deferred transaction that
+                # later needs to write fails at once with "database is locked";
+                # an immediate one waits up to `timeout` seconds for it.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                # WAL: readers never wait for the writer, nor the writer for
+                # them. NORMAL is safe with WAL (a power cut may lose the last
+                # commits, never corrupt the file).
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
             # A file, not :memory:, so that a live server forked by the
             # browser tests sees the same test database. Two test runs at once in
             # one checkout each need their own (SQLITE_TEST_NAME).
@@ -171,6 +199,24 @@ if env("REDIS_URL"):
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The login throttle counts failures here, so every server process must share
+# it: Redis when there is one.
+if env("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Another database number than the channel layer's, so that
+            # clearing the cache never drops socket messages.
+            "LOCATION": env("REDIS_CACHE_URL") or redis_database(env("REDIS_URL"), 1),
+            # Unlike the channel layer's blocking reads, a cache call must
+            # never hang: give up after 2 s.
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+            "KEY_PREFIX": "fullset",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -183,7 +229,38 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+if not DEBUG:
+    # Hashed, compressed copies made by collectstatic; WhiteNoise serves them
+    # with far-future cache headers. Development keeps the plain files, so it
+    # needs no collectstatic.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        },
+    }
+
+# Security. Header and cookie settings that cost nothing in development are
+# always on; the HTTPS ones only in production (DEBUG off).
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# htmx sends the token from the page (hx-headers on <body>), never from the
+# cookie, so no script needs to read it.
+CSRF_COOKIE_HTTPONLY = True
+if not DEBUG:
+    SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", True)
+    if envbool("SECURE_PROXY_SSL_HEADER", False):
+        # Only behind a proxy that sets (never passes on) X-Forwarded-Proto.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", True)
 
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Full Set <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
