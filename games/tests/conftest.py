@@ -53,3 +53,47 @@ def table_game(alice, bob):
     Seat.objects.create(game=game, user=alice, position=0)
     Seat.objects.create(game=game, user=bob, position=1)
     return game.start()
+
+
+@pytest.fixture
+def shared_env(transactional_db):
+    """Return the environment of server processes sharing this test's database and Redis.
+
+    For tests marked `redis` (scripts/run-tests.sh runs them with PostgreSQL
+    and Redis). They fail, never skip, when run without: SQLite and the
+    in-memory channel layer cannot be shared between processes.
+    """
+    import os
+
+    from django.db import connection
+
+    from games.load import database_url
+
+    url = database_url(connection.settings_dict)
+    if url is None or not os.environ.get("REDIS_URL"):
+        pytest.fail(
+            "This test needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): run "
+            "scripts/run-tests.sh, or leave it out with -m 'not redis'."
+        )
+    return {"DATABASE_URL": url, "REDIS_URL": os.environ["REDIS_URL"]}
+
+
+@pytest.fixture
+def start_server(shared_env, tmp_path):
+    """Return a function starting a Daphne process on a free loopback port (games.load.Server).
+
+    Every server started is stopped at the end of the test, before the
+    database is emptied.
+    """
+    from games.load import Server
+
+    started = []
+
+    def start(**env):
+        server = Server(env=shared_env | env, log=tmp_path / f"server-{len(started)}.log")
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()

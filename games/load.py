@@ -1,0 +1,373 @@
+"""Load and fault tools: server processes on loopback, logged-in players, socket clients.
+
+Used by the `loadtest` command and by the cross-process and fault tests. The
+servers are real Daphne processes serving config.asgi; the clients speak
+HTTP and WebSocket as a browser does (session cookie, CSRF header, Origin),
+and a socket reconnects after it drops as the htmx ws extension does.
+Everything here talks to 127.0.0.1 only.
+"""
+
+import asyncio
+import ipaddress
+import math
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+class NotLoopback(ValueError):
+    """A load or fault tool was pointed at something other than this machine."""
+
+
+def check_loopback(url):
+    """Return `url` without a trailing slash; raise NotLoopback unless it is http on loopback."""
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise NotLoopback(f"{url}: give an http:// URL of this machine.")
+    host = parts.hostname
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        raise NotLoopback(f"{url}: load and fault tools only talk to loopback addresses.")
+    return url.rstrip("/")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url(settings_dict):
+    """Return a DATABASE_URL naming the database of `settings_dict` (None for SQLite)."""
+    if settings_dict["ENGINE"] != "django.db.backends.postgresql":
+        return None
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(str(settings_dict['NAME']), safe='')}"
+
+
+def wait_for_port(port, timeout=30, process=None):
+    """Wait until something accepts connections on 127.0.0.1:`port`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"The server on port {port} exited with {process.returncode}.")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"Nothing listens on port {port} after {timeout} s.")
+
+
+class Server:
+    """One Daphne process serving the site on a loopback port, started and killed at will.
+
+    `env` is added to this process's environment (DATABASE_URL, REDIS_URL,
+    DB_CONN_MAX_AGE...); the server's output goes to `log`.
+    """
+
+    def __init__(self, port=None, env=None, log=None):
+        self.port = port or free_port()
+        self.env = dict(os.environ, **(env or {}))
+        self.env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        self.log = log
+        self.process = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def start(self, timeout=30):
+        daphne = Path(sys.executable).with_name("daphne")
+        command = [str(daphne), "-b", "127.0.0.1", "-p", str(self.port)]
+        command += ["--websocket_timeout", "-1", "config.asgi:application"]
+        output = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                command, cwd=BASE_DIR, env=self.env, stdout=output, stderr=subprocess.STDOUT
+            )
+        finally:
+            if self.log:
+                output.close()
+        wait_for_port(self.port, timeout, self.process)
+        return self
+
+    def kill(self):
+        """End the process at once (SIGKILL): no goodbye to its sockets or the database."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class RedisServer:
+    """A throwaway redis-server on a loopback port, no persistence: a restart forgets all."""
+
+    def __init__(self, folder, port=None):
+        self.port = port or free_port()
+        self.folder = Path(folder)
+        self.process = None
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", ""]
+            + ["--appendonly", "no", "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, 10, self.process)
+        return self
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+
+def listening_pids(port):
+    """Return the ids of the processes holding the listening socket of 127.0.0.1:`port`.
+
+    Several when the socket is shared (daphne --fd behind a launcher).
+    """
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{inode}]")
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) in inodes:
+                    pids.append(int(proc.name))
+                    break
+        except OSError:
+            continue
+    return sorted(pids)
+
+
+def memory_mb(pid):
+    """Return (peak, current) resident memory of process `pid` in MB (VmHWM, VmRSS)."""
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmHWM", "VmRSS"):
+            found[key] = int(value.split()[0]) / 1024
+    return found.get("VmHWM", 0.0), found.get("VmRSS", 0.0)
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+def login_cookies(user):
+    """Log `user` in: store a session in the database and return the browser's cookies.
+
+    The CSRF cookie is an unmasked secret, which Django also accepts in the
+    X-CSRFToken header.
+    """
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    csrf = "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(32))
+    return {settings.SESSION_COOKIE_NAME: session.session_key, settings.CSRF_COOKIE_NAME: csrf}
+
+
+class Player:
+    """One logged-in browser: posts moves, and keeps one socket that reconnects when it drops.
+
+    `versions` lists every version the socket received, in order;
+    `first_versions` the version of the first message of each connection.
+    """
+
+    def __init__(self, http, base_url, cookies, path, reconnect_delay=0.25):
+        from django.conf import settings
+
+        self.http = http
+        self.base_url = base_url
+        self.path = path
+        self.csrf = cookies[settings.CSRF_COOKIE_NAME]
+        self.headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+            "Origin": base_url,
+        }
+        self.reconnect_delay = reconnect_delay
+        self.version = -1
+        self.versions = []
+        self.first_versions = []
+        self.messages = 0
+        self.connections = 0
+        self.closes = []
+        self.errors = []
+        self._waiters = []
+        self._task = None
+        self._ws = None
+        self._stopping = False
+        self._connected = asyncio.Event()
+
+    def socket_url(self, base_url=None):
+        return (base_url or self.base_url).replace("http://", "ws://", 1) + self.path
+
+    async def open(self, timeout=30):
+        """Start the socket; return once it is connected and has received its first message."""
+        self._task = asyncio.create_task(self._run())
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
+    async def close(self):
+        self._stopping = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self):
+        import aiohttp
+
+        delay = self.reconnect_delay
+        while not self._stopping:
+            try:
+                async with self.http.ws_connect(
+                    self.socket_url(), headers=self.headers, heartbeat=None, max_msg_size=0
+                ) as ws:
+                    self._ws = ws
+                    self.connections += 1
+                    first = True
+                    async for message in ws:
+                        if message.type != aiohttp.WSMsgType.TEXT:
+                            break
+                        self._received(message.data, first)
+                        if first:
+                            first = False
+                            delay = self.reconnect_delay
+                            self._connected.set()
+                    self.closes.append(ws.close_code)
+            except (aiohttp.ClientError, OSError) as e:
+                if not self._stopping:
+                    self.errors.append(repr(e))
+            finally:
+                self._ws = None
+            if self.reconnect_delay is None or self._stopping:
+                return
+            # The htmx ws extension waits a growing, jittered delay before reconnecting.
+            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            delay = min(delay * 2, 4.0)
+
+    def _received(self, text, first):
+        self.messages += 1
+        found = VERSION.search(text.encode() if isinstance(text, str) else text)
+        if found is None:
+            return
+        version = int(found.group(1))
+        now = time.perf_counter()
+        self.versions.append(version)
+        if first:
+            self.first_versions.append(version)
+        self.version = version
+        waiting = []
+        for target, future in self._waiters:
+            if version >= target and not future.done():
+                future.set_result(now)
+            elif not future.done():
+                waiting.append((target, future))
+        self._waiters = waiting
+
+    async def reach(self, version, timeout):
+        """Wait until the socket has a board of at least `version`; return when it arrived."""
+        if self.version >= version:
+            return time.perf_counter()
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.append((version, future))
+        return await asyncio.wait_for(future, timeout)
+
+    async def post(self, path, fields, base_url=None):
+        """Post form `fields` (a list of pairs) as htmx does; return (status, body text)."""
+        headers = dict(self.headers, **{"X-CSRFToken": self.csrf, "HX-Request": "true"})
+        url = (base_url or self.base_url) + path
+        async with self.http.post(url, data=fields, headers=headers) as response:
+            return response.status, await response.text()
+
+
+def move_fields(move, version):
+    """Return the form fields the table page posts for rules.Move `move` from `version`."""
+    fields = [("version", str(version))]
+    for key, value in move.to_json().items():
+        if isinstance(value, list):
+            fields.extend((key, str(v)) for v in value)
+        else:
+            fields.append((key, str(value)))
+    return fields
+
+
+def posted_version(body):
+    """Return the version of the board an htmx move response carries (None if none)."""
+    found = VERSION.search(body.encode())
+    return int(found.group(1)) if found else None
+
+
+def percentiles(values):
+    """Return {p50, p95, p99} of `values` in milliseconds (given in seconds), nearest rank."""
+    if not values:
+        return {"p50": None, "p95": None, "p99": None}
+    ordered = sorted(values)
+
+    def rank(p):
+        index = max(0, math.ceil(p / 100 * len(ordered)) - 1)
+        return round(ordered[index] * 1000, 1)
+
+    return {"p50": rank(50), "p95": rank(95), "p99": rank(99)}
