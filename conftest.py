@@ -20,6 +20,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Start every test with an empty cache: the login throttle counts failures there."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def without_broadcasts(monkeypatch):
     """Make games with the broadcasts switched off; return the context manager that does it.

@@ -1,8 +1,10 @@
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import get_language_info, gettext_lazy as _
 
+from accounts import throttle
 from accounts.models import User
 
 
@@ -59,3 +61,38 @@ class SettingsForm(forms.ModelForm):
         email = self.cleaned_data["email"]
         _check_email_is_free(email, user=self.instance)
         return email
+
+
+class ThrottledLoginMixin:
+    """Refuse logins while the username or the address is locked by too many failures."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        # Daphne fills REMOTE_ADDR from X-Forwarded-For with --proxy-headers
+        # (manage.py serve --proxy-headers), so a proxy is not one address for all.
+        address = self.request.META.get("REMOTE_ADDR") if self.request else None
+        # Checked before the password, and alike for every username: a locked
+        # account and a missing one look the same.
+        if throttle.is_locked(username, address):
+            raise forms.ValidationError(
+                _("Too many failed attempts to log in. Please try again in %(minutes)d minutes."),
+                code="throttled",
+                params={"minutes": throttle.WINDOW // 60},
+            )
+        try:
+            super().clean()
+        except forms.ValidationError as error:
+            if error.code == "invalid_login":
+                throttle.record_failure(username, address)
+            raise
+        if self.user_cache is not None:
+            throttle.reset(username)
+        return self.cleaned_data
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's login, throttled alike: it must not be a way around the limit."""

@@ -7,13 +7,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", views.LoginView.as_view(), name="login"),
     # POST only (Django's LogoutView refuses GET), so a link cannot log anyone out.
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

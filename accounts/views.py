@@ -1,14 +1,15 @@
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from accounts.forms import SettingsForm, SignupForm
+from accounts.forms import LoginForm, SettingsForm, SignupForm
 from accounts.models import Edition, User
 from accounts.profile import (
     LEADERBOARD_MIN_GAMES,
@@ -44,6 +45,20 @@ def signup(request):
 
     next_url = request.POST.get("next", request.GET.get("next", ""))
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, throttled (accounts/throttle.py); a refused attempt answers 429."""
+
+    form_class = LoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
 
 
 def profile(request, username):
