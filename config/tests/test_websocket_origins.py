@@ -1,0 +1,45 @@
+"""WebSocket origin checks: a page on another site cannot open the sockets of a signed-in user."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PATHS = ["/ws/games/{code}/", "/ws/lobby/", "/ws/lobby/{code}/", "/ws/me/"]
+
+
+def session_cookie(user):
+    client = Client()
+    client.force_login(user)
+    return (
+        b"cookie",
+        f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode(),
+    )
+
+
+async def connect(path, game, user, origin):
+    headers = [await sync_to_async(session_cookie)(user)]
+    if origin is not None:
+        headers.append((b"origin", origin))
+    communicator = WebsocketCommunicator(application, path.format(code=game.code), headers)
+    connected, _code = await communicator.connect()
+    await communicator.disconnect()
+    return connected
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize(
+    "origin", [b"http://evil.example", b"http://localhost.evil.example", b"null", None]
+)
+async def test_it_refuses_a_socket_from_another_origin(path, origin, alice, table_game):
+    assert not await connect(path, table_game, alice, origin)
+
+
+@pytest.mark.parametrize("path", PATHS)
+async def test_it_accepts_a_socket_from_the_site_itself(path, alice, table_game):
+    assert await connect(path, table_game, alice, b"http://localhost")
