@@ -1,0 +1,434 @@
+"""Play many live tables at once through the real move path and measure the round trips.
+
+Bots play random legal moves, each table one move at a time: the bot reads
+the game from the database to choose, then POSTs the move to /move/ as the
+page does (session cookie, CSRF header, htmx request), and the clock runs
+until EVERY socket of that table has received the board of the new version.
+Before the games, the same number of sockets measures the same round trip
+on the echo socket (ws/echo/, every socket of a table sends at once and the
+round ends when all are echoed): what Daphne and a consumer cost with no
+database, rendering or channel layer.
+
+Counts, as printed in the last line (one JSON object):
+
+- lost_updates: sockets that end on another version than their game's, or
+  that ever went back to an older version. A socket may skip versions (a
+  move that plays forced moves after it advances several, and a socket
+  re-renders the board as it is when it gets the message), so a gap is
+  lost only if it never heals by the end.
+- late_updates: (move, socket) pairs where the socket had not shown the
+  move's version within --timeout seconds (the round trip is then not
+  counted).
+- duplicated_updates: boards of a version a socket had already received.
+- errors: failed POSTs, moves the server did not apply, sockets that dropped.
+
+Only loopback servers are accepted: this command is a load generator.
+"""
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from uuid import uuid4
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.hashers import make_password
+from django.contrib.sessions.models import Session
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, connections, transaction
+from django.urls import reverse
+
+from games import rules
+from games.load import (
+    NotLoopback,
+    Player,
+    Server,
+    check_loopback,
+    database_url,
+    listening_pids,
+    login_cookies,
+    memory_mb,
+    move_fields,
+    percentiles,
+    posted_version,
+)
+from games.models import Game, Seat
+from games.rules.bots import random_move
+
+DB_THREADS = 4
+
+
+class Command(BaseCommand):
+    help = "Play many tables of bots through HTTP and sockets; print the figures as JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tables", type=int, default=200)
+        parser.add_argument("--players", type=int, default=4, help="players per table (2-5)")
+        parser.add_argument("--moves-per-table", type=int, default=20)
+        parser.add_argument(
+            "--duration", type=float, default=60, help="seconds each phase may last at most"
+        )
+        parser.add_argument(
+            "--think", type=float, default=1.0, help="mean seconds between a table's moves"
+        )
+        parser.add_argument(
+            "--timeout", type=float, default=10, help="seconds a socket may take to show a move"
+        )
+        parser.add_argument("--url", help="a running server (http://127.0.0.1:PORT)")
+        parser.add_argument(
+            "--servers",
+            type=int,
+            default=1,
+            help="without --url: Daphne processes to start (more than 1 needs REDIS_URL)",
+        )
+        parser.add_argument(
+            "--conn-max-age",
+            type=int,
+            default=60,
+            help="DB_CONN_MAX_AGE of the servers this command starts",
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--keep", action="store_true", help="keep the users and games made for the run"
+        )
+
+    def handle(self, *args, **options):
+        if not 2 <= options["players"] <= 5:
+            raise CommandError("--players: 2 to 5.")
+        if options["tables"] < 1 or options["moves_per_table"] < 0:
+            raise CommandError("--tables must be at least 1, --moves-per-table at least 0.")
+        servers = []
+        if options["url"]:
+            try:
+                urls = [check_loopback(options["url"])]
+            except NotLoopback as e:
+                raise CommandError(str(e)) from e
+        else:
+            if options["servers"] > 1 and "channels_redis" not in str(settings.CHANNEL_LAYERS):
+                raise CommandError("Several server processes need REDIS_URL (a shared layer).")
+            servers = self.start_servers(options["servers"], options["conn_max_age"])
+            urls = [server.url for server in servers]
+        run = uuid4().hex[:8]
+        try:
+            tables = create_tables(run, options["tables"], options["players"])
+            load = Load(urls, tables, options)
+            result = asyncio.run(load.run())
+            result |= self.server_memory(servers, urls)
+            result["database"] = connection.vendor
+            result["channel_layer"] = settings.CHANNEL_LAYERS["default"]["BACKEND"].split(".")[-1]
+        finally:
+            for server in servers:
+                server.stop()
+            if not options["keep"]:
+                delete_tables(run)
+        self.stdout.write(json.dumps(result))
+
+    def start_servers(self, count, conn_max_age):
+        env = {"DB_CONN_MAX_AGE": str(conn_max_age)}
+        url = database_url(connection.settings_dict)
+        if url:
+            env["DATABASE_URL"] = url
+        else:
+            env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
+        servers = [Server(env=env) for _ in range(count)]
+        try:
+            for server in servers:
+                server.start()
+        except Exception:
+            for server in servers:
+                server.stop()
+            raise
+        return servers
+
+    def server_memory(self, servers, urls):
+        """Return the servers' process count and peak resident memory (VmHWM, added up)."""
+        from urllib.parse import urlsplit
+
+        if servers:
+            pids = [server.pid for server in servers]
+        else:
+            pids = listening_pids(urlsplit(urls[0]).port)
+        peaks = []
+        for pid in pids:
+            try:
+                peaks.append(memory_mb(pid)[0])
+            except OSError:
+                pass
+        return {
+            "server_processes": len(peaks),
+            "peak_server_memory_mb": round(sum(peaks), 1) if peaks else None,
+        }
+
+
+# --- users and tables --------------------------------------------------------------------------
+
+
+def create_tables(run, count, players):
+    """Make the users, their sessions and started games; return [(code, [cookies by seat])]."""
+    User = get_user_model()
+    with transaction.atomic():
+        users = User.objects.bulk_create(
+            User(username=f"load-{run}-{i}", password=make_password(None))
+            for i in range(count * players)
+        )
+        cookies = {user.pk: login_cookies(user) for user in users}
+    tables = []
+    for t in range(count):
+        seated = users[t * players : (t + 1) * players]
+        # Live pace with a long clock: no timeout plays for a bot while it thinks.
+        game = Game.objects.create(
+            host=seated[0], seat_count=players, pace_seconds=24 * 3600, private=True
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, user=user, position=p) for p, user in enumerate(seated)
+        )
+        game.start()
+        by_seat = {s.position: cookies[s.user_id] for s in game.seats.all()}
+        tables.append((game.code, [by_seat[p] for p in range(players)]))
+    return tables
+
+
+def delete_tables(run):
+    User = get_user_model()
+    users = User.objects.filter(username__startswith=f"load-{run}-")
+    Game.objects.filter(seats__user__in=users).delete()
+    ids = {str(pk) for pk in users.values_list("pk", flat=True)}
+    # Sessions are not linked to users: find this run's by what they hold.
+    doomed = [s.pk for s in Session.objects.iterator() if s.get_decoded().get(SESSION_KEY) in ids]
+    Session.objects.filter(pk__in=doomed).delete()
+    users.delete()
+
+
+def choose_move(code, rng):
+    """Return (seat, move, version) of a random legal move of an awaited seat; None when over."""
+    game = Game.objects.only("status", "snapshot", "version").get(code=code)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    state = game.state()
+    waiting = rules.awaiting(state)
+    seat = waiting[rng.randrange(len(waiting))][0]
+    return seat, random_move(state, seat, rng), game.version
+
+
+def final_versions(codes):
+    return dict(Game.objects.filter(code__in=codes).values_list("code", "version"))
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+class EchoSocket:
+    """A socket of the echo baseline: send a token, wait for it to come back."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.waiting = {}
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        async for message in self.ws:
+            future = self.waiting.pop(message.data, None)
+            if future is not None and not future.done():
+                future.set_result(time.perf_counter())
+
+    async def echo(self, token):
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[token] = future
+        await self.ws.send_str(token)
+        return future
+
+    async def close(self):
+        await self.ws.close()
+        self.reader.cancel()
+
+
+class Load:
+    def __init__(self, urls, tables, options):
+        self.urls = urls
+        self.tables = tables
+        self.options = options
+        self.errors = Counter()
+        self.late = 0
+        self.db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="loadtest-db")
+
+    def url_for(self, table, seat):
+        """Spread sockets (and, shifted by one, POSTs) over the servers."""
+        return self.urls[(table + seat) % len(self.urls)]
+
+    async def in_db(self, function, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.db, function, *args)
+
+    async def run(self):
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(limit=0)
+        timeout = aiohttp.ClientTimeout(total=60)
+        try:
+            async with aiohttp.ClientSession(
+                connector=connector, cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout
+            ) as http:
+                echo = await self.echo_phase(http)
+                result = await self.game_phase(http)
+        finally:
+            await asyncio.to_thread(close_all_connections, self.db)
+            self.db.shutdown()
+        result["echo_baseline_ms"] = percentiles(echo)
+        result["echo_rounds"] = len(echo)
+        result["errors"] = sum(self.errors.values())
+        result["error_kinds"] = dict(self.errors)
+        return result
+
+    async def open_all(self, openers):
+        """Run the socket openers a few at a time: every connect costs the server a render."""
+        gate = asyncio.Semaphore(25)
+
+        async def one(opener):
+            async with gate:
+                return await opener()
+
+        return await asyncio.gather(*(one(o) for o in openers))
+
+    async def echo_phase(self, http):
+        sockets = []
+        for t, (_code, seats) in enumerate(self.tables):
+            for s, cookies in enumerate(seats):
+                sockets.append((t, s, cookies))
+
+        async def opener(t, s, cookies):
+            url = self.url_for(t, s).replace("http://", "ws://") + "/ws/echo/"
+            headers = {
+                "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+                "Origin": self.url_for(t, s),
+            }
+            ws = await http.ws_connect(url, headers=headers, heartbeat=None)
+            return t, EchoSocket(ws)
+
+        opened = await self.open_all([lambda a=a: opener(*a) for a in sockets])
+        by_table = {}
+        for t, sock in opened:
+            by_table.setdefault(t, []).append(sock)
+        round_trips = []
+        deadline = time.perf_counter() + self.options["duration"]
+
+        async def table_rounds(t, socks):
+            rng = random.Random(f"echo-{self.options['seed']}-{t}")
+            for n in range(self.options["moves_per_table"]):
+                await asyncio.sleep(rng.uniform(0, 2 * self.options["think"]))
+                if time.perf_counter() > deadline:
+                    return
+                start = time.perf_counter()
+                futures = [await sock.echo(f"{t}-{n}-{i}") for i, sock in enumerate(socks)]
+                try:
+                    done = await asyncio.wait_for(asyncio.gather(*futures), self.options["timeout"])
+                except TimeoutError:
+                    self.errors["echo timeout"] += 1
+                    continue
+                round_trips.append(max(done) - start)
+
+        try:
+            await asyncio.gather(*(table_rounds(t, socks) for t, socks in by_table.items()))
+        finally:
+            await asyncio.gather(*(sock.close() for _t, sock in opened))
+        return round_trips
+
+    async def game_phase(self, http):
+        players = []
+        for t, (code, seats) in enumerate(self.tables):
+            path = f"/ws/games/{code}/"
+            # No reconnection here: a socket that drops is an error to count.
+            players.append(
+                [
+                    Player(http, self.url_for(t, s), cookies, path, reconnect_delay=None)
+                    for s, cookies in enumerate(seats)
+                ]
+            )
+        every = [p for table in players for p in table]
+        await self.open_all([p.open for p in every])
+        round_trips = []
+        moves = 0
+        started = time.perf_counter()
+        deadline = started + self.options["duration"]
+
+        async def drive(t):
+            nonlocal moves
+            code = self.tables[t][0]
+            move_url = reverse("games:move", args=[code])
+            rng = random.Random(f"game-{self.options['seed']}-{t}")
+            table = players[t]
+            for _n in range(self.options["moves_per_table"]):
+                await asyncio.sleep(rng.uniform(0, 2 * self.options["think"]))
+                if time.perf_counter() > deadline:
+                    return
+                chosen = await self.in_db(choose_move, code, rng)
+                if chosen is None:
+                    return
+                seat, move, version = chosen
+                start = time.perf_counter()
+                try:
+                    status, body = await table[seat].post(
+                        move_url, move_fields(move, version), self.url_for(t, seat + 1)
+                    )
+                except Exception as e:  # noqa: BLE001 - every failure is a figure here
+                    self.errors[f"POST {type(e).__name__}"] += 1
+                    continue
+                new = posted_version(body) if status == 200 else None
+                if new is None or new <= version:
+                    self.errors[f"move not applied (HTTP {status})"] += 1
+                    continue
+                moves += 1
+                arrivals = await asyncio.gather(
+                    *(p.reach(new, self.options["timeout"]) for p in table),
+                    return_exceptions=True,
+                )
+                late = [a for a in arrivals if isinstance(a, BaseException)]
+                self.late += len(late)
+                if not late:
+                    round_trips.append(max(arrivals) - start)
+
+        await asyncio.gather(*(drive(t) for t in range(len(self.tables))))
+        elapsed = time.perf_counter() - started
+        codes = [code for code, _seats in self.tables]
+        finals = await self.in_db(final_versions, codes)
+        # Give the last broadcasts a moment to land before judging.
+        settle = [p.reach(finals[c], 5) for c, table in zip(codes, players) for p in table]
+        await asyncio.gather(*settle, return_exceptions=True)
+        lost = duplicated = 0
+        for code, table in zip(codes, players):
+            for player in table:
+                backwards = any(b < a for a, b in zip(player.versions, player.versions[1:]))
+                if player.version != finals[code] or backwards:
+                    lost += 1
+                duplicated += sum(n - 1 for n in Counter(player.versions).values())
+                if player.closes or player.errors:
+                    self.errors["socket dropped"] += 1
+        await asyncio.gather(*(p.close() for p in every))
+        return {
+            "tables": len(self.tables),
+            "players": len(self.tables[0][1]),
+            "sockets": len(every),
+            "servers": len(self.urls),
+            "moves": moves,
+            "duration_s": round(elapsed, 1),
+            "moves_per_second": round(moves / elapsed, 1) if elapsed else 0,
+            "round_trip_ms": percentiles(round_trips),
+            "lost_updates": lost,
+            "late_updates": self.late,
+            "duplicated_updates": duplicated,
+        }
+
+
+def close_all_connections(executor):
+    """Close the database connection of every thread of `executor` (it has DB_THREADS)."""
+    barrier = threading.Barrier(DB_THREADS)
+
+    def close():
+        connections.close_all()
+        barrier.wait(10)
+
+    # Each task waits at the barrier until all run, so each runs in its own thread.
+    for future in [executor.submit(close) for _ in range(DB_THREADS)]:
+        future.result()
