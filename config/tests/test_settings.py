@@ -6,7 +6,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import send_mail
 from django.db import connection
 
-from config.settings import database_from_url, envbool, envint
+from config.settings import database_from_url, envbool, envint, redis_database
 
 
 def test_it_parses_a_postgres_database_url():
@@ -79,6 +79,34 @@ def test_it_uses_the_channel_layer_from_the_environment():
         assert host["socket_timeout"] is None
     else:
         assert backend == "channels.layers.InMemoryChannelLayer"
+
+
+def test_it_uses_the_cache_from_the_environment():
+    cache = settings.CACHES["default"]
+
+    if os.environ.get("REDIS_URL"):
+        assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+        # Unlike the channel layer, a cache call must time out.
+        assert cache["OPTIONS"]["socket_timeout"] == 2
+        assert cache["LOCATION"] == redis_database(os.environ["REDIS_URL"], 1)
+    else:
+        assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379/1"),
+        (
+            "rediss://:pw@redis.example:6380/3?ssl_cert_reqs=none",
+            "rediss://:pw@redis.example:6380/1?ssl_cert_reqs=none",
+        ),
+        ("unix:///run/redis.sock?db=0", "unix:///run/redis.sock?db=1"),
+    ],
+)
+def test_it_gives_the_cache_its_own_redis_database(url, expected):
+    assert redis_database(url, 1) == expected
 
 
 def test_it_sends_mail_through_the_default_mailer(mailoutbox):

@@ -1,0 +1,72 @@
+"""The database under concurrent writers: they wait for each other instead of failing."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection, connections, transaction
+
+from accounts.models import User
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's journal mode")
+@pytest.mark.django_db
+def test_it_opens_sqlite_connections_in_wal_mode():
+    fresh = connections.create_connection("default")
+    try:
+        with fresh.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode")
+            [(journal_mode,)] = cursor.fetchall()
+            cursor.execute("PRAGMA synchronous")
+            [(synchronous,)] = cursor.fetchall()
+    finally:
+        fresh.close()
+
+    assert journal_mode == "wal"
+    assert synchronous == 1  # NORMAL
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_makes_a_second_writer_wait_for_the_first(alice):
+    holding = threading.Event()
+    errors = []
+    waited = []
+
+    def first():
+        try:
+            with transaction.atomic():
+                User.objects.filter(pk=alice.pk).update(display_name="First")
+                holding.set()
+                time.sleep(0.5)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            holding.set()
+            connection.close()
+
+    def second():
+        holding.wait()
+        started = time.monotonic()
+        try:
+            # Locks, reads, then writes, as Game.play does. PostgreSQL waits
+            # at the row lock; SQLite (which ignores it) at BEGIN IMMEDIATE,
+            # where a deferred transaction would fail with "database is locked".
+            with transaction.atomic():
+                name = User.objects.select_for_update().get(pk=alice.pk).display_name
+                User.objects.filter(pk=alice.pk).update(display_name=name + ", then second")
+        except Exception as error:
+            errors.append(error)
+        finally:
+            waited.append(time.monotonic() - started)
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert waited[0] > 0.3
+    alice.refresh_from_db()
+    assert alice.display_name == "First, then second"
