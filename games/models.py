@@ -236,7 +236,7 @@ class Game(models.Model):
                 seat.reserve = game.starting_reserve
             game.status = Game.Status.ACTIVE
             game.seat_count = len(seats)
-            game.started_at = now
+            game.started_at = game.last_move_at = now
             game.version += 1
             game._settle(state, seats, now, {}, events)
             transaction.on_commit(broadcast_lobby)
