@@ -4,10 +4,31 @@ Only a version travels through the channel layer ("game.updated"); every
 socket renders what ITS user may see (rules.view_for) and sends it as
 hx-swap-oob fragments. A connection starts with the whole board, so a
 client that missed updates while disconnected heals by reconnecting.
+
+How a socket recovers when the channel layer fails (Redis restarted, found
+by the fault tests in games/tests/test_faults.py):
+
+- Group memberships live in Redis. A Redis restart forgets them all, and
+  the broadcasts made while it is down are lost.
+- Each server process has one blocking read on Redis that its consumers
+  take in turn. The consumers that meet the broken connection raise: the
+  socket is closed (1011), the browser's htmx ws extension reconnects, and
+  the new connection joins its group again and starts with the whole board.
+- But the consumers whose turn comes once Redis is back never see an error:
+  they wait on, no longer in their group, and would never hear of a move
+  again. Hence every socket checks itself every GAME_SOCKET_CHECK_SECONDS
+  (20 by default; jittered): it joins its group again (a no-op when it is
+  still in it) and compares its board's version with the game's, sending
+  the board if it is behind. So any lost broadcast (Redis down, a group's
+  expiry, a full channel) heals within one period.
 """
+
+import asyncio
+import random
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
@@ -16,6 +37,26 @@ from games.models import Game, group_name
 
 
 class GameConsumer(WebsocketConsumer):
+    group = None
+
+    async def __call__(self, scope, receive, send):
+        """Serve the socket, with a "game.check" whenever the client has been quiet a while."""
+        period = getattr(settings, "GAME_SOCKET_CHECK_SECONDS", 20)
+        # The first wait is random: sockets opened together do not check together.
+        wait = random.uniform(period / 2, period)
+
+        async def receive_or_check():
+            nonlocal wait
+            try:
+                # Cancelling the server's receive loses nothing: it is a queue's get.
+                return await asyncio.wait_for(receive(), wait)
+            except TimeoutError:
+                return {"type": "game.check"}
+            finally:
+                wait = period
+
+        await super().__call__(scope, receive_or_check, send)
+
     def connect(self):
         self.user = self.scope.get("user")
         self.code = self.scope["url_route"]["kwargs"]["code"]
@@ -41,6 +82,15 @@ class GameConsumer(WebsocketConsumer):
 
     def game_updated(self, event):
         if event.get("version", 0) > self.sent_version:
+            self.send_board()
+
+    def game_check(self, event):
+        """Join the group again and catch up with the game (see the module docstring)."""
+        if not self.group:
+            return
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
+        if version is not None and version > self.sent_version:
             self.send_board()
 
     def send_board(self):

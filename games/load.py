@@ -225,6 +225,81 @@ def login_cookies(user):
     return {settings.SESSION_COOKIE_NAME: session.session_key, settings.CSRF_COOKIE_NAME: csrf}
 
 
+# --- users, tables and bots ------------------------------------------------------------------
+
+
+def create_tables(run, count, players):
+    """Make the users, their sessions and started games; return [(code, [cookies by seat])].
+
+    The users are named load-<run>-<n>; their games are private, with a long
+    clock so that no timeout plays for a bot while it thinks.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+
+    from games.models import Game, Seat
+
+    User = get_user_model()
+    with transaction.atomic():
+        users = User.objects.bulk_create(
+            User(username=f"load-{run}-{i}", password=make_password(None))
+            for i in range(count * players)
+        )
+        cookies = {user.pk: login_cookies(user) for user in users}
+    tables = []
+    for t in range(count):
+        seated = users[t * players : (t + 1) * players]
+        game = Game.objects.create(
+            host=seated[0], seat_count=players, pace_seconds=24 * 3600, private=True
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, user=user, position=p) for p, user in enumerate(seated)
+        )
+        game.start()
+        by_seat = {s.position: cookies[s.user_id] for s in game.seats.all()}
+        tables.append((game.code, [by_seat[p] for p in range(players)]))
+    return tables
+
+
+def delete_tables(run):
+    """Delete what create_tables(run, ...) made."""
+    from django.contrib.auth import SESSION_KEY, get_user_model
+    from django.contrib.sessions.models import Session
+
+    from games.models import Game
+
+    User = get_user_model()
+    users = User.objects.filter(username__startswith=f"load-{run}-")
+    Game.objects.filter(seats__user__in=users).delete()
+    ids = {str(pk) for pk in users.values_list("pk", flat=True)}
+    # Sessions are not linked to users: find this run's by what they hold.
+    doomed = [s.pk for s in Session.objects.iterator() if s.get_decoded().get(SESSION_KEY) in ids]
+    Session.objects.filter(pk__in=doomed).delete()
+    users.delete()
+
+
+def choose_move(code, rng):
+    """Return (seat, move, version) of a random legal move of an awaited seat; None when over."""
+    from games import rules
+    from games.models import Game
+    from games.rules.bots import random_move
+
+    game = Game.objects.only("status", "snapshot", "version").get(code=code)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    state = game.state()
+    waiting = rules.awaiting(state)
+    seat = waiting[rng.randrange(len(waiting))][0]
+    return seat, random_move(state, seat, rng), game.version
+
+
+def final_versions(codes):
+    from games.models import Game
+
+    return dict(Game.objects.filter(code__in=codes).values_list("code", "version"))
+
+
 class Player:
     """One logged-in browser: posts moves, and keeps one socket that reconnects when it drops.
 
@@ -337,8 +412,10 @@ class Player:
 
     async def post(self, path, fields, base_url=None):
         """Post form `fields` (a list of pairs) as htmx does; return (status, body text)."""
-        headers = dict(self.headers, **{"X-CSRFToken": self.csrf, "HX-Request": "true"})
-        url = (base_url or self.base_url) + path
+        base_url = base_url or self.base_url
+        headers = dict(self.headers, Origin=base_url, **{"X-CSRFToken": self.csrf})
+        headers["HX-Request"] = "true"
+        url = base_url + path
         async with self.http.post(url, data=fields, headers=headers) as response:
             return response.status, await response.text()
 

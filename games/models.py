@@ -427,10 +427,7 @@ class Game(models.Model):
 
     def broadcast(self):
         """Tell every socket of this game that a new version exists (ids only, no cards)."""
-        layer = get_channel_layer()
-        async_to_sync(layer.group_send)(
-            group_name(self.code), {"type": "game.updated", "version": self.version}
-        )
+        group_send(group_name(self.code), {"type": "game.updated", "version": self.version})
 
     def replay(self):
         """Rebuild the game from its seed, options, seating and move log."""
@@ -469,16 +466,27 @@ def enforce_deadlines(now=None):
     return applied
 
 
+def group_send(group, message):
+    """Send `message` to a channel-layer group; if the layer fails, log it and carry on.
+
+    A broadcast comes after the commit: a layer that is down (Redis
+    restarting) must not turn a move already made into an error page. Game
+    sockets catch up by themselves (games/consumers.py, game_check).
+    """
+    try:
+        async_to_sync(get_channel_layer().group_send)(group, message)
+    except Exception:
+        log.exception("Broadcasting to %s failed", group)
+
+
 def broadcast_users(user_ids):
     """Tell each user's sockets that their turns or notifications changed."""
-    layer = get_channel_layer()
     for user_id in user_ids:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": "user.updated"})
+        group_send(user_group(user_id), {"type": "user.updated"})
 
 
 def broadcast_lobby():
-    layer = get_channel_layer()
-    async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.updated"})
+    group_send(LOBBY_GROUP, {"type": "lobby.updated"})
 
 
 class Seat(models.Model):

@@ -35,29 +35,26 @@ from concurrent.futures import ThreadPoolExecutor
 from uuid import uuid4
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, get_user_model
-from django.contrib.auth.hashers import make_password
-from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.urls import reverse
 
-from games import rules
 from games.load import (
     NotLoopback,
     Player,
     Server,
     check_loopback,
+    choose_move,
+    create_tables,
     database_url,
+    delete_tables,
+    final_versions,
     listening_pids,
-    login_cookies,
     memory_mb,
     move_fields,
     percentiles,
     posted_version,
 )
-from games.models import Game, Seat
-from games.rules.bots import random_move
 
 DB_THREADS = 4
 
@@ -162,60 +159,6 @@ class Command(BaseCommand):
             "server_processes": len(peaks),
             "peak_server_memory_mb": round(sum(peaks), 1) if peaks else None,
         }
-
-
-# --- users and tables --------------------------------------------------------------------------
-
-
-def create_tables(run, count, players):
-    """Make the users, their sessions and started games; return [(code, [cookies by seat])]."""
-    User = get_user_model()
-    with transaction.atomic():
-        users = User.objects.bulk_create(
-            User(username=f"load-{run}-{i}", password=make_password(None))
-            for i in range(count * players)
-        )
-        cookies = {user.pk: login_cookies(user) for user in users}
-    tables = []
-    for t in range(count):
-        seated = users[t * players : (t + 1) * players]
-        # Live pace with a long clock: no timeout plays for a bot while it thinks.
-        game = Game.objects.create(
-            host=seated[0], seat_count=players, pace_seconds=24 * 3600, private=True
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, user=user, position=p) for p, user in enumerate(seated)
-        )
-        game.start()
-        by_seat = {s.position: cookies[s.user_id] for s in game.seats.all()}
-        tables.append((game.code, [by_seat[p] for p in range(players)]))
-    return tables
-
-
-def delete_tables(run):
-    User = get_user_model()
-    users = User.objects.filter(username__startswith=f"load-{run}-")
-    Game.objects.filter(seats__user__in=users).delete()
-    ids = {str(pk) for pk in users.values_list("pk", flat=True)}
-    # Sessions are not linked to users: find this run's by what they hold.
-    doomed = [s.pk for s in Session.objects.iterator() if s.get_decoded().get(SESSION_KEY) in ids]
-    Session.objects.filter(pk__in=doomed).delete()
-    users.delete()
-
-
-def choose_move(code, rng):
-    """Return (seat, move, version) of a random legal move of an awaited seat; None when over."""
-    game = Game.objects.only("status", "snapshot", "version").get(code=code)
-    if game.status != Game.Status.ACTIVE:
-        return None
-    state = game.state()
-    waiting = rules.awaiting(state)
-    seat = waiting[rng.randrange(len(waiting))][0]
-    return seat, random_move(state, seat, rng), game.version
-
-
-def final_versions(codes):
-    return dict(Game.objects.filter(code__in=codes).values_list("code", "version"))
 
 
 # --- the run -----------------------------------------------------------------------------------
