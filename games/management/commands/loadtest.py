@@ -7,7 +7,10 @@ until EVERY socket of that table has received the board of the new version.
 Before the games, the same number of sockets measures the same round trip
 on the echo socket (ws/echo/, every socket of a table sends at once and the
 round ends when all are echoed): what Daphne and a consumer cost with no
-database, rendering or channel layer.
+database, rendering or channel layer (echo_baseline_ms). The same echo
+rounds run again while the games are played (echo_during_games_ms): the
+floor under that load, where an echo waits behind the renders that share
+its process's thread for synchronous code.
 
 Counts, as printed in the last line (one JSON object):
 
@@ -214,13 +217,23 @@ class Load:
             async with aiohttp.ClientSession(
                 connector=connector, cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout
             ) as http:
-                echo = await self.echo_phase(http)
-                result = await self.game_phase(http)
+                echo = await self.open_echo(http)
+                try:
+                    alone = await self.echo_rounds(echo)
+                    # The same echo rounds again while the games are played.
+                    games_started = asyncio.Event()
+                    result, during = await asyncio.gather(
+                        self.game_phase(http, games_started),
+                        self.echo_rounds(echo, games_started),
+                    )
+                finally:
+                    await asyncio.gather(*(sock.close() for socks in echo for sock in socks))
         finally:
             await asyncio.to_thread(close_all_connections, self.db)
             self.db.shutdown()
-        result["echo_baseline_ms"] = percentiles(echo)
-        result["echo_rounds"] = len(echo)
+        result["echo_baseline_ms"] = percentiles(alone)
+        result["echo_rounds"] = len(alone)
+        result["echo_during_games_ms"] = percentiles(during)
         result["errors"] = sum(self.errors.values())
         result["error_kinds"] = dict(self.errors)
         return result
@@ -235,11 +248,8 @@ class Load:
 
         return await asyncio.gather(*(one(o) for o in openers))
 
-    async def echo_phase(self, http):
-        sockets = []
-        for t, (_code, seats) in enumerate(self.tables):
-            for s, cookies in enumerate(seats):
-                sockets.append((t, s, cookies))
+    async def open_echo(self, http):
+        """Open as many echo sockets as there are players; return them by table."""
 
         async def opener(t, s, cookies):
             url = self.url_for(t, s).replace("http://", "ws://") + "/ws/echo/"
@@ -247,13 +257,24 @@ class Load:
                 "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
                 "Origin": self.url_for(t, s),
             }
-            ws = await http.ws_connect(url, headers=headers, heartbeat=None)
-            return t, EchoSocket(ws)
+            return EchoSocket(await http.ws_connect(url, headers=headers, heartbeat=None))
 
-        opened = await self.open_all([lambda a=a: opener(*a) for a in sockets])
-        by_table = {}
-        for t, sock in opened:
-            by_table.setdefault(t, []).append(sock)
+        openers = [
+            [lambda a=(t, s, cookies): opener(*a) for s, cookies in enumerate(seats)]
+            for t, (_code, seats) in enumerate(self.tables)
+        ]
+        opened = iter(await self.open_all([o for table in openers for o in table]))
+        return [[next(opened) for _o in table] for table in openers]
+
+    async def echo_rounds(self, echo, start_event=None):
+        """Play rounds on the echo sockets at the games' pace; return their round trips.
+
+        A round sends a token on every socket of a table at once and lasts
+        until all of them came back, as a move lasts until all its sockets
+        have the new board.
+        """
+        if start_event is not None:
+            await start_event.wait()
         round_trips = []
         deadline = time.perf_counter() + self.options["duration"]
 
@@ -264,7 +285,8 @@ class Load:
                 if time.perf_counter() > deadline:
                     return
                 start = time.perf_counter()
-                futures = [await sock.echo(f"{t}-{n}-{i}") for i, sock in enumerate(socks)]
+                phase = "alone" if start_event is None else "games"
+                futures = [await sock.echo(f"{phase}-{t}-{n}-{i}") for i, sock in enumerate(socks)]
                 try:
                     done = await asyncio.wait_for(asyncio.gather(*futures), self.options["timeout"])
                 except TimeoutError:
@@ -272,13 +294,10 @@ class Load:
                     continue
                 round_trips.append(max(done) - start)
 
-        try:
-            await asyncio.gather(*(table_rounds(t, socks) for t, socks in by_table.items()))
-        finally:
-            await asyncio.gather(*(sock.close() for _t, sock in opened))
+        await asyncio.gather(*(table_rounds(t, socks) for t, socks in enumerate(echo)))
         return round_trips
 
-    async def game_phase(self, http):
+    async def game_phase(self, http, started_event):
         players = []
         for t, (code, seats) in enumerate(self.tables):
             path = f"/ws/games/{code}/"
@@ -293,6 +312,7 @@ class Load:
         await self.open_all([p.open for p in every])
         round_trips = []
         moves = 0
+        started_event.set()
         started = time.perf_counter()
         deadline = started + self.options["duration"]
 
