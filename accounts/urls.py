@@ -1,7 +1,17 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path, register_converter, reverse_lazy
+from django.urls.converters import StringConverter
 
 from accounts import views
+
+
+class UsernameConverter(StringConverter):
+    """A path segment that can be a username: no NUL, which PostgreSQL refuses in a query."""
+
+    regex = r"[^/\x00]+"
+
+
+register_converter(UsernameConverter, "username")
 
 app_name = "accounts"
 
@@ -56,7 +66,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("settings/", views.settings_page, name="settings"),
-    path("u/<str:username>/", views.profile, name="profile"),
-    path("u/<str:username>/vs/<str:other>/", views.versus, name="versus"),
+    path("u/<username:username>/", views.profile, name="profile"),
+    path("u/<username:username>/vs/<username:other>/", views.versus, name="versus"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

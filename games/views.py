@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -217,8 +217,11 @@ def game_log(request, code):
 def finished_games(request):
     """A player's finished games, newest first (?player=, default me), with one opponent (?opponent=)."""
     username = request.GET.get("player") or request.user.get_username()
-    player = get_object_or_404(get_user_model(), username=username)
     opponent = request.GET.get("opponent", "").strip()
+    if "\x00" in username + opponent:
+        # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
+        raise Http404
+    player = get_object_or_404(get_user_model(), username=username)
     games = Game.objects.filter(status=Game.Status.FINISHED, seats__user=player)
     if opponent:
         games = games.filter(seats__user__username=opponent)
