@@ -1,0 +1,389 @@
+"""Who may open what: every URL and every socket, for every role, in one table each.
+
+The routes are walked from the URL resolver (and the socket routes from
+config.asgi), so a new route fails `test_it_classifies_every_route` until a
+row of ACCESS (or SOCKETS) says who may use it. The admin is left out: it
+has its own staff-only login and is Django's, not ours.
+
+Roles:
+    anonymous  not logged in
+    outsider   charlie, logged in, neither seated nor invited. In a game he is
+               the spectator: the game pages treat every logged-in user who has
+               no seat as a spectator, so "spectator" is this same column.
+    player     bob, seated (not the host)
+    host       alice, seated in seat 0, host of the table
+
+Games (the <code> of the URL):
+    open       a public table not started (alice and bob seated, a free seat)
+    private    the same table, private: only its host, players and invitees see it
+    active     a game in play (alice seat 0, bob seat 1)
+    finished   a finished game of alice and bob
+    missing    a code no game has
+    -          the route takes no code
+
+A cell is "GET/POST": the status code, with "login" for a redirect to the
+login page, "302" for any other redirect and "-" where the method is not tried.
+POSTs carry no fields: the point is who gets past the door, not what the
+form does (test_move_fuzz.py posts real and junk fields). Each request runs
+in its own savepoint, rolled back after it, so one request never changes
+what the next one sees.
+"""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from games.models import Game, Seat
+from games.tests.helpers import card_ids
+from games.tests.review_helpers import stored_game
+
+ROLES = ("anonymous", "outsider", "player", "host")
+
+# route                            game      anonymous    outsider     player       host
+ACCESS = """
+lobby:home                         -         200/200      200/200      200/200      200/200
+lobby:tables                       -         200/200      200/200      200/200      200/200
+lobby:create                       -         login/login  200/200      200/200      200/200
+lobby:your_turn                    -         login/login  200/200      200/200      200/200
+lobby:notifications                -         login/login  200/200      200/200      200/200
+lobby:read_notifications           -         login/login  302/302      302/302      302/302
+
+lobby:table                        open      200/200      200/200      200/200      200/200
+lobby:table                        private   404/404      404/404      200/200      200/200
+lobby:table                        active    302/302      302/302      302/302      302/302
+lobby:table                        finished  302/302      302/302      302/302      302/302
+lobby:table                        missing   404/404      404/404      404/404      404/404
+lobby:join                         open      login/login  302/302      302/302      302/302
+lobby:join                         private   login/login  404/404      302/302      302/302
+lobby:join                         active    login/login  302/302      302/302      302/302
+lobby:join                         finished  login/login  302/302      302/302      302/302
+lobby:join                         missing   login/login  404/404      404/404      404/404
+lobby:share                        open      login/login  302/302      302/302      302/302
+lobby:share                        private   login/login  302/302      302/302      302/302
+lobby:share                        active    login/login  302/302      302/302      302/302
+lobby:share                        finished  login/login  302/302      302/302      302/302
+lobby:share                        missing   login/login  404/404      404/404      404/404
+lobby:leave                        open      login/login  302/302      302/302      302/302
+lobby:leave                        private   login/login  404/404      302/302      302/302
+lobby:leave                        active    login/login  302/302      302/302      302/302
+lobby:leave                        finished  login/login  302/302      302/302      302/302
+lobby:leave                        missing   login/login  404/404      404/404      404/404
+lobby:start                        open      login/login  403/403      403/403      302/302
+lobby:start                        private   login/login  404/404      403/403      302/302
+lobby:start                        active    login/login  403/403      403/403      302/302
+lobby:start                        finished  login/login  403/403      403/403      302/302
+lobby:start                        missing   login/login  404/404      404/404      404/404
+lobby:cancel                       open      login/login  403/403      403/403      302/302
+lobby:cancel                       private   login/login  404/404      403/403      302/302
+lobby:cancel                       active    login/login  403/403      403/403      302/302
+lobby:cancel                       finished  login/login  403/403      403/403      302/302
+lobby:cancel                       missing   login/login  404/404      404/404      404/404
+lobby:invite                       open      login/login  403/403      403/403      302/200
+lobby:invite                       private   login/login  404/404      403/403      302/200
+lobby:invite                       active    login/login  403/403      403/403      302/302
+lobby:invite                       finished  login/login  403/403      403/403      302/302
+lobby:invite                       missing   login/login  404/404      404/404      404/404
+
+accounts:signup                    -         200/200      302/302      302/302      302/302
+accounts:login                     -         200/200      302/302      302/302      302/302
+accounts:logout                    -         405/302      405/302      405/302      405/302
+accounts:password_change           -         login/login  200/200      200/200      200/200
+accounts:password_change_done      -         login/login  200/405      200/405      200/405
+accounts:password_reset            -         200/200      200/200      200/200      200/200
+accounts:password_reset_done       -         200/405      200/405      200/405      200/405
+accounts:password_reset_confirm    -         200/200      200/200      200/200      200/200
+accounts:password_reset_complete   -         200/405      200/405      200/405      200/405
+accounts:settings                  -         login/login  200/200      200/200      200/200
+accounts:profile                   -         200/200      200/200      200/200      200/200
+accounts:versus                    -         200/200      200/200      200/200      200/200
+accounts:leaderboard               -         200/200      200/200      200/200      200/200
+
+games:finished                     -         login/login  200/200      200/200      200/200
+games:recent                       -         login/login  200/200      200/200      200/200
+games:table                        open      login/login  302/302      302/302      302/302
+games:table                        private   login/login  302/302      302/302      302/302
+games:table                        active    login/login  200/200      200/200      200/200
+games:table                        finished  login/login  200/200      200/200      200/200
+games:table                        missing   login/login  404/404      404/404      404/404
+games:move                         open      login/login  405/403      405/400      405/400
+games:move                         private   login/login  405/403      405/400      405/400
+games:move                         active    login/login  405/403      405/400      405/400
+games:move                         finished  login/login  405/403      405/400      405/400
+games:move                         missing   login/login  405/404      405/404      405/404
+games:come_back                    open      login/login  405/403      405/302      405/302
+games:come_back                    private   login/login  405/403      405/302      405/302
+games:come_back                    active    login/login  405/403      405/302      405/302
+games:come_back                    finished  login/login  405/403      405/302      405/302
+games:come_back                    missing   login/login  405/404      405/404      405/404
+games:log                          open      login/login  403/403      200/200      200/200
+games:log                          private   login/login  403/403      200/200      200/200
+games:log                          active    login/login  403/403      200/200      200/200
+games:log                          finished  login/login  200/200      200/200      200/200
+games:log                          missing   login/login  404/404      404/404      404/404
+games:review                       open      login/login  403/403      403/403      403/403
+games:review                       private   login/login  403/403      403/403      403/403
+games:review                       active    login/login  403/403      403/403      403/403
+games:review                       finished  login/login  200/200      200/200      200/200
+games:review                       missing   login/login  404/404      404/404      404/404
+games:export                       open      login/login  403/403      403/403      403/403
+games:export                       private   login/login  403/403      403/403      403/403
+games:export                       active    login/login  403/403      403/403      403/403
+games:export                       finished  login/login  200/200      200/200      200/200
+games:export                       missing   login/login  404/404      404/404      404/404
+"""
+
+# What a socket does for each role. For the game socket: "hand" is accepted and sends
+# the board with that player's own hand (and no other), "watch" is accepted and sends the
+# board with no hand at all, "silent" is accepted and sends nothing (a table not started
+# has no board; the waiting room has its own socket). For the lobby sockets: "tables" is the
+# open tables list, "room" the waiting room's seats, "badges" the header's counts.
+# "echo" sends nothing on connect and sends back what it receives (the load test's
+# baseline). "refused" is closed before it is accepted.
+#
+# path                   game      anonymous  outsider   player     host
+SOCKETS = """
+ws/games/<code>/         open      refused    silent     silent     silent
+ws/games/<code>/         private   refused    silent     silent     silent
+ws/games/<code>/         active    refused    watch      hand       hand
+ws/games/<code>/         finished  refused    watch      hand       hand
+ws/games/<code>/         missing   refused    refused    refused    refused
+ws/lobby/                -         tables     tables     tables     tables
+ws/lobby/<code>/         open      room       room       room       room
+ws/lobby/<code>/         private   refused    refused    room       room
+ws/lobby/<code>/         active    room       room       room       room
+ws/lobby/<code>/         finished  room       room       room       room
+ws/lobby/<code>/         missing   refused    refused    refused    refused
+ws/me/                   -         refused    badges     badges     badges
+ws/echo/                 -         refused    echo       echo       echo
+"""
+
+SOCKET_SIGNS = {
+    "tables": 'id="open-tables"',
+    "room": 'id="room"',
+    "badges": 'id="nav-badges"',
+}
+
+
+def table_rows(text):
+    """Return {(route, game): {role: cell}} from one of the tables above."""
+    rows = {}
+    for line in text.strip().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        route, game, *cells = line.split()
+        assert len(cells) == len(ROLES), f"Row {line!r} needs one cell per role."
+        assert (route, game) not in rows, f"Row {route} {game} is given twice."
+        rows[route, game] = dict(zip(ROLES, cells))
+    return rows
+
+
+EXPECTED = table_rows(ACCESS)
+EXPECTED_SOCKETS = table_rows(SOCKETS)
+
+
+def all_routes(patterns=None, prefix="", namespace=""):
+    """Yield (name, pattern) of every URL the project serves, "namespace:name" as reversed."""
+    if patterns is None:
+        patterns = get_resolver().url_patterns
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            inner = ":".join(n for n in (namespace, entry.namespace or "") if n)
+            yield from all_routes(entry.url_patterns, prefix + str(entry.pattern), inner)
+        elif isinstance(entry, URLPattern):
+            name = f"{namespace}:{entry.name}" if namespace else str(entry.name)
+            yield name, prefix + str(entry.pattern)
+
+
+def served_routes():
+    # The admin is excluded: Django's own app behind its own staff-only login.
+    return {name: pattern for name, pattern in all_routes() if not pattern.startswith("admin/")}
+
+
+def socket_routes():
+    from config.asgi import websocket_urlpatterns
+
+    return {str(entry.pattern) for entry in websocket_urlpatterns}
+
+
+def test_it_classifies_every_route():
+    routes = served_routes()
+    classified = {route for route, _game in EXPECTED}
+    assert set(routes) - classified == set(), "Add these routes to ACCESS"
+    assert classified - set(routes) == set(), "ACCESS names routes that do not exist"
+    for name, pattern in routes.items():
+        games = {game for route, game in EXPECTED if route == name}
+        wanted = {"open", "private", "active", "finished", "missing"}
+        if "<slug:code>" not in pattern:
+            wanted = {"-"}
+        assert games == wanted, f"{name} needs exactly the rows {sorted(wanted)}"
+
+
+def test_it_classifies_every_socket_route():
+    paths = {path for path, _game in EXPECTED_SOCKETS}
+    routes = {route.replace("<slug:code>", "<code>") for route in socket_routes()}
+    assert routes == paths
+
+
+# --- the games each row is about -------------------------------------------------------------
+
+
+def make_game(kind, alice, bob):
+    if kind in ("open", "private"):
+        game = Game.objects.create(host=alice, seat_count=3, private=kind == "private")
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        return game
+    if kind == "active":
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        return game.start()
+    if kind == "finished":
+        return stored_game([alice, bob], seed=7)
+    return None
+
+
+def url_for(route, pattern, game):
+    """Return the URL of `route` about `game` (None: a missing code)."""
+    code = game.code if game is not None else "nosuchgame"
+    if route == "lobby:share":
+        token = game.share_token if game is not None else "nosuchtoken"
+        return reverse(route, args=[code, token])
+    if route == "accounts:password_reset_confirm":
+        return reverse(route, args=["MQ", "not-a-token"])
+    if route == "accounts:profile":
+        return reverse(route, args=["bob"])
+    if route == "accounts:versus":
+        return reverse(route, args=["alice", "bob"])
+    if "<slug:code>" in pattern:
+        return reverse(route, args=[code])
+    return reverse(route)
+
+
+def client_for(role, users):
+    client = Client()
+    if role != "anonymous":
+        client.force_login(users[role])
+    return client
+
+
+def outcome(response):
+    if response.status_code in (301, 302):
+        if response["Location"].startswith(settings.LOGIN_URL):
+            return "login"
+        return "302"
+    return str(response.status_code)
+
+
+def attempt(role, users, method, url):
+    """Make one request as `role` in a savepoint rolled back after it; return its outcome."""
+    client = client_for(role, users)
+    with transaction.atomic():
+        response = client.get(url) if method == "GET" else client.post(url)
+        transaction.set_rollback(True)
+    return outcome(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("route", "game_kind"), list(EXPECTED), ids=lambda v: v)
+def test_it_answers_each_role_as_the_table_says(route, game_kind, alice, bob, charlie):
+    users = {"outsider": charlie, "player": bob, "host": alice}
+    game = make_game(game_kind, alice, bob)
+    url = url_for(route, served_routes()[route], game)
+    wrong = []
+    for role, cell in EXPECTED[route, game_kind].items():
+        for method, wanted in zip(("GET", "POST"), cell.split("/")):
+            if wanted == "-":
+                continue
+            got = attempt(role, users, method, url)
+            if got != wanted:
+                wrong.append(f"{method} {url} as {role}: {got}, the table says {wanted}")
+    assert wrong == []
+
+
+@pytest.mark.django_db
+def test_it_refuses_every_post_without_a_csrf_token(alice, bob):
+    # The table above posts with Django's test client, which skips the CSRF check. A real
+    # browser's POST without the token is refused on every route, before any view runs.
+    games = {kind: make_game(kind, alice, bob) for kind in ("active", "-")}
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    answered = {}
+    for name, pattern in served_routes().items():
+        url = url_for(name, pattern, games["active" if "<slug:code>" in pattern else "-"])
+        answered[name] = client.post(url).status_code
+    assert {name: status for name, status in answered.items() if status != 403} == {}
+
+
+# --- sockets ---------------------------------------------------------------------------------
+
+
+def socket_headers(user):
+    headers = [(b"origin", b"http://localhost")]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    return headers
+
+
+async def socket_outcome(path, user, game):
+    """Connect to `path` as `user`; return (what happened, the first message or None)."""
+    from config.asgi import application
+
+    headers = await sync_to_async(socket_headers)(user)
+    communicator = WebsocketCommunicator(application, path, headers)
+    connected, _code = await communicator.connect(timeout=5)
+    try:
+        if not connected:
+            return "refused", None
+        if await communicator.receive_nothing(timeout=0.3):
+            # Nothing on connect: a socket that speaks only when spoken to echoes.
+            await communicator.send_to(text_data="ping")
+            if await communicator.receive_nothing(timeout=0.3):
+                return "silent", None
+            return ("echo" if await communicator.receive_from() == "ping" else "answered"), None
+        return "accepted", await communicator.receive_from(timeout=5)
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("path", "game_kind"), list(EXPECTED_SOCKETS), ids=lambda v: v)
+async def test_it_lets_each_role_use_each_socket_as_the_table_says(
+    path, game_kind, alice, bob, charlie
+):
+    users = {"anonymous": None, "outsider": charlie, "player": bob, "host": alice}
+    game = await sync_to_async(make_game)(game_kind, alice, bob)
+    code = game.code if game is not None else "nosuchgame"
+    state = await sync_to_async(game.state)() if game is not None and game.snapshot else None
+    url = path.replace("<code>", code)
+    wrong = []
+    for role, wanted in EXPECTED_SOCKETS[path, game_kind].items():
+        got, html = await socket_outcome(url, users[role], game)
+        if got == "accepted":
+            got = what_was_sent(wanted, html, role, state)
+        if got != wanted:
+            wrong.append(f"{url} as {role}: {got}, the table says {wanted}")
+    assert wrong == []
+
+
+def what_was_sent(wanted, html, role, state):
+    """Name what an accepted socket sent first, checking the hands it shows."""
+    if wanted in SOCKET_SIGNS:
+        return wanted if SOCKET_SIGNS[wanted] in html else f"not {wanted}: {html[:80]!r}"
+    if wanted not in ("hand", "watch") or 'id="board"' not in html:
+        return f"something else: {html[:80]!r}"
+    seat = {"player": 1, "host": 0}.get(role)
+    shown = card_ids(html)
+    for other, player in enumerate(state.players):
+        if other != seat and shown & set(player.hand):
+            return f"another player's hand (seat {other})"
+    if seat is None:
+        return "watch" if "You are watching this game" in html else "a spectator with a hand?"
+    return "hand" if set(state.players[seat].hand) <= shown else "a board without the own hand"
