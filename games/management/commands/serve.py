@@ -52,7 +52,6 @@ class Command(BaseCommand):
             listener = socket.create_server((host, port), backlog=1024)
         except OSError as error:
             raise CommandError(f"Cannot listen on {host}:{port}: {error}") from error
-        listener.set_inheritable(True)
         daphne = [sys.executable, "-m", "daphne", "--fd", str(listener.fileno())]
         if proxy_headers:
             daphne.append("--proxy-headers")

@@ -86,7 +86,10 @@ class Command(BaseCommand):
             # the socket's backlog until one is up).
             asyncio.run(load(port, path, 2.0, connections * 2, close=True))
             asyncio.run(load(port, path, 1.0, connections, close))  # warm-up
+            daphnes = children_of(server.pid)
+            cpu_before = sum(map(cpu_seconds, daphnes))
             latencies, errors = asyncio.run(load(port, path, seconds, connections, close))
+            cpu = sum(map(cpu_seconds, daphnes)) - cpu_before
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(30)
@@ -96,6 +99,10 @@ class Command(BaseCommand):
             "requests": len(latencies),
             "errors": errors,
             "per_second": round(len(latencies) / seconds, 1),
+            # What the servers spent, whatever else the machine was doing.
+            "server_cpu_ms_per_request": round(cpu * 1000 / len(latencies), 2)
+            if latencies
+            else None,
             "median_ms": round(statistics.median(latencies) * 1000, 2) if latencies else None,
             "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 2) if latencies else None,
         }
@@ -152,3 +159,13 @@ async def read_response(reader):
             length = int(value)
     await reader.readexactly(length)
     return status
+
+
+def children_of(pid):
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def cpu_seconds(pid):
+    """Return the CPU time (user and system) the process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
