@@ -144,7 +144,6 @@ TEMPLATES = [
 
 if env("DATABASE_URL"):
     DATABASES = {"default": database_from_url(env("DATABASE_URL"))}
-    DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0)
 else:
     DATABASES = {
         "default": {
@@ -167,6 +166,9 @@ else:
             "TEST": {"NAME": env("SQLITE_TEST_NAME", str(BASE_DIR / "test-db.sqlite3"))},
         }
     }
+# Keep each thread's connection between requests and socket messages (both
+# databases): opening one per message costs more than most of what it runs.
+DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
