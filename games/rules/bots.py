@@ -1,7 +1,13 @@
 """Simple players: the default player of RULES.md section 11 and a uniformly random one."""
 
+import random
+
+from .basic import basic_move
+from .determinize import determinize
 from .engine import apply, awaiting, choices, default_move, legal_moves
 from .moves import Move
+from .observe import view_for
+from .search import strong_move
 from .state import OVER
 
 
@@ -87,3 +93,38 @@ def play_default_game(state):
         apply(state, seat, default_move(state, seat))
         decisions += 1
     return decisions
+
+
+# --- computer players: one interface over what a seat may see ---------------------------------
+
+LEVELS = ("random", "basic", "strong")
+
+
+def choose(level, view, rng, budget=None):
+    """Return the move of a computer player of `level` for the seat whose `view` this is.
+
+    `view` is `observe.view_for(state, seat)`: the bot sees nothing else, so it
+    cannot peek at other hands or the draw order. `rng` is a random.Random or
+    an integer seed; the same view, level, budget and seed give the same move.
+    `budget` is the number of decisions the strong player simulates for this
+    move (search.DEFAULT_BUDGET when None); the other levels ignore it. Return
+    None if the view's seat has nothing to decide.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    seat = view["seat"]
+    if not any(a["seat"] == seat for a in view["awaiting"]):
+        return None
+    if level == "strong":
+        return strong_move(view, rng, budget)
+    state = determinize(view, rng)
+    if level == "basic":
+        return basic_move(state, seat)
+    return random_move(state, seat, rng)
+
+
+def bot_move(state, seat, level, seed, budget=None):
+    """Return `level`'s move for `seat` in `state`, computed from `seat`'s view alone."""
+    return choose(level, view_for(state, seat), seed, budget)
