@@ -29,8 +29,16 @@ class User(AbstractUser):
     )
     digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
+    # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
+    # for a person. Bot accounts are made by games.bots and cannot log in.
+    bot_level = models.CharField(_("computer level"), max_length=10, blank=True, editable=False)
+
     def get_absolute_url(self):
         return reverse("accounts:profile", args=[self.username])
+
+    @property
+    def is_bot(self):
+        return bool(self.bot_level)
 
     @property
     def name(self):

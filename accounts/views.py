@@ -18,6 +18,7 @@ from accounts.profile import (
     profile_stats,
     recent_games,
 )
+from games import bots
 
 
 def _next_url(request):
@@ -67,6 +68,7 @@ def profile(request, username):
         "profile_user": user,
         "is_own_profile": request.user == user,
         "recent_games": recent_games(user),
+        "bot_level": bots.level_name(user.bot_level) if user.is_bot else "",
         **profile_stats(user),
     }
     if request.user.is_authenticated and request.user != user:

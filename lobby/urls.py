@@ -17,5 +17,6 @@ urlpatterns = [
     path("t/<slug:code>/leave/", views.leave, name="leave"),
     path("t/<slug:code>/start/", views.start, name="start"),
     path("t/<slug:code>/cancel/", views.cancel, name="cancel"),
+    path("t/<slug:code>/bots/", views.fill_with_bots, name="fill_with_bots"),
     path("t/<slug:code>/invite/", views.invite, name="invite"),
 ]

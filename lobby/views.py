@@ -17,7 +17,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import rules
+from games import bots, rules
 from games.models import (
     Game,
     Invitation,
@@ -124,6 +124,24 @@ def start(request, code):
         # Someone left, or the table filled and started, since the check above.
         game.refresh_from_db()
         return _refuse(request, game, _("The table changed before it could start: try again."))
+    return _show(request, game)
+
+
+@login_required
+def fill_with_bots(request, code):
+    """Seat computer players of the chosen level at every free seat (the host only)."""
+    game = _get_table_for_host(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    if game.status != Game.Status.OPEN:
+        return _refuse(request, game, _closed_message(game))
+    level = request.POST.get("level", "")
+    if level not in bots.LEVELS:
+        return _refuse(request, game, _("Choose a computer level."))
+    try:
+        bots.fill_with_bots(game, level)
+    except SeatingError as e:
+        return _refuse(request, game, str(e))
     return _show(request, game)
 
 
@@ -325,6 +343,7 @@ def room_context(request, game):
         "seats": seats,
         "free_seats": range(max(game.seat_count - len(seats), 0)),
         "is_host": is_host,
+        "bot_levels": list(bots.LEVELS.items()),
         "my_seat": my_seat,
         "can_join": is_open and my_seat is None and len(seats) < game.seat_count,
         "can_leave": is_open and my_seat is not None and not is_host,

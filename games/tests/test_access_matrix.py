@@ -82,6 +82,11 @@ lobby:cancel                       private   login/login  404/404      403/403  
 lobby:cancel                       active    login/login  403/403      403/403      302/302
 lobby:cancel                       finished  login/login  403/403      403/403      302/302
 lobby:cancel                       missing   login/login  404/404      404/404      404/404
+lobby:fill_with_bots               open      login/login  403/403      403/403      302/302
+lobby:fill_with_bots               private   login/login  404/404      403/403      302/302
+lobby:fill_with_bots               active    login/login  403/403      403/403      302/302
+lobby:fill_with_bots               finished  login/login  403/403      403/403      302/302
+lobby:fill_with_bots               missing   login/login  404/404      404/404      404/404
 lobby:invite                       open      login/login  403/403      403/403      302/200
 lobby:invite                       private   login/login  404/404      403/403      302/200
 lobby:invite                       active    login/login  403/403      403/403      302/302

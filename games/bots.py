@@ -1,0 +1,107 @@
+"""Computer players at the tables: their accounts, taking empty seats, and their moves.
+
+A bot is an ordinary account with a `bot_level` (it cannot log in): its
+results and ratings are counted like anyone's, so people can see how they
+compare to each level. Bot moves are chosen by the engine
+(`games.rules.bots`) from the bot seat's own view only, outside any lock,
+and made through `Game.play`, the locked method people's moves go through;
+the worker makes them (never a web request), a short pause after the
+previous move so that people can follow.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.models import Game, Seat, SeatingError, StaleBoard
+from games.rules.bots import bot_move
+
+log = logging.getLogger(__name__)
+
+LEVELS = {
+    "random": _("Random"),
+    "basic": _("Basic"),
+    "strong": _("Strong"),
+}
+# The pause after the previous move before a bot moves, so that people see each move.
+PAUSE = timedelta(seconds=1)
+# Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting.
+BATCH = 20
+
+
+def bot_account(level, number):
+    """Return bot account `number` of `level`, creating it the first time."""
+    User = get_user_model()
+    user, created = User.objects.get_or_create(
+        username=f"bot-{level}-{number}",
+        defaults={"bot_level": level, "display_name": f"{level.capitalize()} bot {number}"},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def fill_with_bots(game, level):
+    """Seat bots of `level` at every free seat of an open table; it starts when full.
+
+    Return how many took a seat.
+    """
+    if level not in LEVELS:
+        raise SeatingError(_("There is no such computer level."))
+    seated = 0
+    taken = set(game.seats.values_list("user__username", flat=True))
+    number = 1
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.OPEN or game.seats.count() >= game.seat_count:
+            return seated
+        while f"bot-{level}-{number}" in taken:
+            number += 1
+        game.join(bot_account(level, number))
+        taken.add(f"bot-{level}-{number}")
+        seated += 1
+
+
+def due_bot_seats(now):
+    """Return the bot seats the games wait for whose pause has passed, oldest first."""
+    return (
+        Seat.objects.filter(
+            deadline__isnull=False,
+            game__status=Game.Status.ACTIVE,
+            game__last_move_at__lte=now - PAUSE,
+        )
+        .exclude(user__bot_level="")
+        .select_related("game", "user")
+        .order_by("game__last_move_at")[:BATCH]
+    )
+
+
+def play_bot_moves(now=None):
+    """Make the moves of the bots the games wait for; return how many were made."""
+    now = now or timezone.now()
+    made = 0
+    for seat in due_bot_seats(now):
+        game = seat.game
+        # Chosen outside the lock from the seat's view; the version check in
+        # Game.play refuses it if anything moved meanwhile (tried again next round).
+        seed = (game.seed * 1_000_003 + game.version) % 2**63
+        try:
+            move = bot_move(game.state(), seat.position, seat.user.bot_level, seed)
+            if move is None:
+                continue
+            game.play(seat.position, move, version=game.version)
+        except StaleBoard:
+            continue
+        except Exception:  # a broken bot must not stop the others; its clock still runs
+            log.exception("Bot %s failed to move in game %s", seat.user, game.code)
+            continue
+        made += 1
+    return made
+
+
+def level_name(level):
+    return gettext(str(LEVELS.get(level, level)))
