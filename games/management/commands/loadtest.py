@@ -119,6 +119,8 @@ class Command(BaseCommand):
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
             result["database"] = connection.vendor
+            # Debug mode records every query: figures worth keeping come with DEBUG=0.
+            result["debug"] = settings.DEBUG
             result["channel_layer"] = settings.CHANNEL_LAYERS["default"]["BACKEND"].split(".")[-1]
         finally:
             for server in servers:
@@ -286,11 +288,16 @@ class Load:
                     return
                 start = time.perf_counter()
                 phase = "alone" if start_event is None else "games"
-                futures = [await sock.echo(f"{phase}-{t}-{n}-{i}") for i, sock in enumerate(socks)]
                 try:
+                    futures = [
+                        await sock.echo(f"{phase}-{t}-{n}-{i}") for i, sock in enumerate(socks)
+                    ]
                     done = await asyncio.wait_for(asyncio.gather(*futures), self.options["timeout"])
                 except TimeoutError:
                     self.errors["echo timeout"] += 1
+                    continue
+                except Exception as e:  # noqa: BLE001 - every failure is a figure here
+                    self.errors[f"echo {type(e).__name__}"] += 1
                     continue
                 round_trips.append(max(done) - start)
 
