@@ -142,6 +142,17 @@ TEMPLATES = [
     },
 ]
 
+# The embedded default. Take the write lock at BEGIN: a deferred transaction
+# that later needs to write fails at once with "database is locked"; an
+# immediate one waits up to `timeout` seconds for it. WAL: readers never wait
+# for the writer, nor the writer for them. NORMAL is safe with WAL (a power
+# cut may lose the last commits, never corrupt the file).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
 if env("DATABASE_URL"):
     DATABASES = {"default": database_from_url(env("DATABASE_URL"))}
 else:
@@ -149,17 +160,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {
-                # Take the write lock at BEGIN: a deferred transaction that
-                # later needs to write fails at once with "database is locked";
-                # an immediate one waits up to `timeout` seconds for it.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                # WAL: readers never wait for the writer, nor the writer for
-                # them. NORMAL is safe with WAL (a power cut may lose the last
-                # commits, never corrupt the file).
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": SQLITE_OPTIONS,
             # A file, not :memory:, so that a live server forked by the
             # browser tests sees the same test database. Two test runs at once in
             # one checkout each need their own (SQLITE_TEST_NAME).

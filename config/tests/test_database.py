@@ -4,17 +4,33 @@ import threading
 import time
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 
 from accounts.models import User
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's journal mode")
-@pytest.mark.django_db
-def test_it_opens_sqlite_connections_in_wal_mode():
-    fresh = connections.create_connection("default")
+def test_it_opens_sqlite_connections_in_wal_mode(tmp_path, settings, django_db_blocker):
+    # The embedded default's options on a scratch file, whichever database this run uses.
+    fresh = SQLiteWrapper(
+        {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(tmp_path / "wal.sqlite3"),
+            "OPTIONS": settings.SQLITE_OPTIONS,
+            "TIME_ZONE": None,
+            "CONN_MAX_AGE": 0,
+            "CONN_HEALTH_CHECKS": False,
+            "AUTOCOMMIT": True,
+            "ATOMIC_REQUESTS": False,
+            "TEST": {},
+            "USER": "",
+            "PASSWORD": "",
+            "HOST": "",
+            "PORT": "",
+        }
+    )
     try:
-        with fresh.cursor() as cursor:
+        with django_db_blocker.unblock(), fresh.cursor() as cursor:
             cursor.execute("PRAGMA journal_mode")
             [(journal_mode,)] = cursor.fetchall()
             cursor.execute("PRAGMA synchronous")
