@@ -9,12 +9,14 @@ site, a decision with a single legal answer is made without asking the bot.
 The last line printed is one JSON object: each level's win rate with a 95%
 Wilson interval and its expected share (its seats / players), draws (games
 with no winner), and the time each level took per decision. The same
-arguments give the same games and the same figures (except the times).
+arguments give the same games and the same figures (except the times), with
+any --jobs (games played at once in separate processes).
 """
 
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -67,41 +69,65 @@ def play_game(levels, seed, options, budget, clock):
     return state
 
 
-def run(a, b, players, games, seed, options, budget=None, a_seats=1, progress=None):
+def _play_task(task):
+    """Play one arena game; return its sides, winner, turns, end reason and clocks per side."""
+    a, b, sides, seed, options, budget = task
+    levels = [a if side == "a" else b for side in sides]
+    clocks = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
+
+    def clock(seat, seconds):
+        figures = clocks[sides[seat]]
+        figures[0] += 1
+        figures[1] += seconds
+        figures[2] = max(figures[2], seconds)
+
+    state = play_game(levels, seed, options, budget, clock)
+    return sides, state.winner, state.turns, state.end_reason, clocks
+
+
+def run(a, b, players, games, seed, options, budget=None, a_seats=1, progress=None, jobs=1):
     if not 1 <= a_seats < players:
         raise ValueError("Level A needs at least one seat and must leave one to level B.")
     deal_rng = random.Random(seed)
     deals = []
-    stats = {
-        side: {"wins": 0, "decisions": 0, "seconds": 0.0, "max": 0.0} for side in ("a", "b")
-    }
+    stats = {side: {"wins": 0, "decisions": 0, "seconds": 0.0, "max": 0.0} for side in ("a", "b")}
     draws = 0
     turns = 0
     reasons = {}
     started = time.perf_counter()
+    tasks = []
     for game in range(games):
         deal = game // players
         while len(deals) <= deal:
             deals.append(deal_rng.getrandbits(63))
         a_at = seating(game, players, a_seats)
         sides = ["a" if seat in a_at else "b" for seat in range(players)]
-        levels = [a if side == "a" else b for side in sides]
-
-        def clock(seat, seconds, sides=sides):
-            figures = stats[sides[seat]]
-            figures["decisions"] += 1
-            figures["seconds"] += seconds
-            figures["max"] = max(figures["max"], seconds)
-
-        state = play_game(levels, deals[deal], options, budget, clock)
-        turns += state.turns
-        reasons[state.end_reason] = reasons.get(state.end_reason, 0) + 1
-        if state.winner >= 0:
-            stats[sides[state.winner]]["wins"] += 1
-        else:
-            draws += 1
-        if progress is not None:
-            progress(game + 1, stats, draws)
+        tasks.append((a, b, sides, deals[deal], options, budget))
+    if jobs > 1:
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        results = pool.imap(_play_task, tasks)
+    else:
+        pool = None
+        results = map(_play_task, tasks)
+    try:
+        for done, (sides, winner, game_turns, reason, clocks) in enumerate(results, 1):
+            for side, (decisions, seconds, longest) in clocks.items():
+                figures = stats[side]
+                figures["decisions"] += decisions
+                figures["seconds"] += seconds
+                figures["max"] = max(figures["max"], longest)
+            turns += game_turns
+            reasons[reason] = reasons.get(reason, 0) + 1
+            if winner >= 0:
+                stats[sides[winner]]["wins"] += 1
+            else:
+                draws += 1
+            if progress is not None:
+                progress(done, stats, draws)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     result = {
         "players": players,
         "games": games,
@@ -142,10 +168,15 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget", type=int, default=None, help="decisions the strong player simulates per move")
+    parser.add_argument(
+        "--budget", type=int, default=None, help="decisions the strong player simulates per move"
+    )
     parser.add_argument("--enhanced", action="store_true")
     parser.add_argument("--built-sets", action="store_true")
     parser.add_argument("--wild-moves-cost-a-play", action="store_true")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at once, in separate processes"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     options = Options(args.enhanced, args.built_sets, args.wild_moves_cost_a_play)
@@ -169,6 +200,7 @@ def main(argv=None):
         args.budget,
         args.a_seats,
         None if args.quiet else progress,
+        args.jobs,
     )
     print(json.dumps(result))
 

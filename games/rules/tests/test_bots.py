@@ -364,14 +364,17 @@ def test_it_prints_the_arena_figures_as_one_json_line():
 
 
 def test_it_gives_the_same_arena_results_for_the_same_seed():
-    def results():
+    def results(*more):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            arena_main(["--a", "basic", "--b", "random", "--players", "3", "--games", "6", "--seed", "4", "--quiet"])
+            arena_main(["--a", "basic", "--b", "random", "--players", "3", "--games", "6", "--seed", "4", "--quiet", *more])
         found = json.loads(out.getvalue().strip().splitlines()[-1])
-        return [found[side]["wins"] for side in ("a", "b")], found["mean_turns"]
+        return [found[side]["wins"] for side in ("a", "b")], found["end_reasons"], found["mean_turns"]
 
-    assert results() == results()
+    alone = results()
+    assert alone == results()
+    # Games played two at a time in separate processes are the same games.
+    assert alone == results("--jobs", "2")
 
 
 def test_it_computes_wilson_intervals():
