@@ -120,9 +120,8 @@ def _jsn_count(state, seat):
     return sum(1 for c in state.players[seat].hand if deck[c].effect == JUST_SAY_NO)
 
 
-def _leader_weight(state, seat):
-    """Return how threatening `seat` looks: complete colours first, then properties."""
-    table = Table(state, seat)
+def _leader_weight(table):
+    """Return how threatening a table looks: complete colours first, then properties."""
     return len(table.winning) * 10 + sum(table.counts.values())
 
 
@@ -317,8 +316,8 @@ class _Turn:
         if colour not in self.table.complete:
             if self.wins_with(colour):
                 return WIN_SCORE
-            return 250.0 + bonus + _leader_weight(self.state, target)
-        return 60.0 + bonus + _leader_weight(self.state, target)
+            return 250.0 + bonus + _leader_weight(self.table_of(target))
+        return 60.0 + bonus + _leader_weight(self.table_of(target))
 
     def building_score(self, move, card):
         s = self.set_of(move.cards[0])
@@ -343,7 +342,7 @@ class _Turn:
         return 30.0 + 4.0 * collected if collected > 0 else -1.0
 
     def jail_score(self, move, card):
-        return 30.0 + _leader_weight(self.state, move.targets[0])
+        return 30.0 + _leader_weight(self.table_of(move.targets[0]))
 
     def heir_score(self, move, card):
         return 20.0 + 3.0 * len(self.state.players[move.targets[0]].hand)
@@ -383,15 +382,36 @@ def best_play(state, seat):
     best_score = 0.0
     turn = _Turn(state, seat)
     table = turn.table
+    deck = state.deck
+    # Scores that depend only on a colour or a card kind, computed once per decision.
+    lays = {}
+    banks = {}
+    scorers = {}
     for move in legal_moves(state, seat):
         kind = move.kind
-        if kind == END:
+        if kind == LAY:
+            score = lays.get(move.colour)
+            if score is None:
+                score = lays[move.colour] = turn.lay_score(move.colour)
+        elif kind == BANK:
+            card = deck[move.card]
+            score = banks.get(card.id)
+            if score is None:
+                score = banks[card.id] = turn.bank_score(card)
+        elif kind == END:
             if best is None:
                 best = move
             continue
-        if kind == MOVE_WILD and not table.completes(move.colour):
-            continue  # it would score below 0
-        score = turn.score(move)
+        elif kind == MOVE_WILD:
+            if not table.completes(move.colour):
+                continue  # it would score below 0
+            score = turn.move_wild_score(move)
+        else:
+            card = deck[move.card]
+            scorer = scorers.get(card.effect)
+            if scorer is None:
+                scorer = scorers[card.effect] = getattr(turn, _PLAY_SCORES[card.effect])
+            score = scorer(move, card)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -470,11 +490,12 @@ def payment_costs(state, debtor, receiver):
     return costs
 
 
-def cheapest_payment(state, debtor, amount, receiver=-1):
+def cheapest_payment(state, debtor, amount, receiver=-1, costs=None):
     """Return a valid payment of `amount` that costs `debtor` least (see payment_costs)."""
     deck = state.deck
     player = state.players[debtor]
-    costs = payment_costs(state, debtor, receiver)
+    if costs is None:
+        costs = payment_costs(state, debtor, receiver)
     total = sum(deck[c].value for c in costs)
     if total <= amount:
         return tuple(costs)
@@ -549,8 +570,8 @@ def _answer(state, seat, share, moves):
         return Move.accept(share.origin)
     if effect in MONEY_EFFECTS:
         receiver = pending.actor
-        payment = cheapest_payment(state, seat, pending.amount, receiver)
         costs = payment_costs(state, seat, receiver)
+        payment = cheapest_payment(state, seat, pending.amount, receiver, costs)
         loss = sum(costs[c] for c in payment)
         if loss > 0 and TRANSFER in by_kind:
             transfers = [m for m in moves if m.kind == TRANSFER]
@@ -637,4 +658,3 @@ def basic_move(state, seat, rng=None):
         moves = [m for m in response_moves(state, seat) if m.share == origin]
         return _answer(state, seat, share, moves)
     return None
-
