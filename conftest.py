@@ -135,5 +135,12 @@ def open_page(browser, server, user, path, viewport=(1100, 900)):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # What the Content-Security-Policy refuses is reported on the console only.
+    page.on(
+        "console",
+        lambda message: errors.append(message.text)
+        if "Content Security Policy" in message.text
+        else None,
+    )
     page.goto(server + path)
     return page, errors
