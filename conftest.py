@@ -138,9 +138,9 @@ def open_page(browser, server, user, path, viewport=(1100, 900)):
     # What the Content-Security-Policy refuses is reported on the console only.
     page.on(
         "console",
-        lambda message: errors.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     page.goto(server + path)
     return page, errors

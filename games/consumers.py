@@ -17,45 +17,24 @@ by the fault tests in games/tests/test_faults.py):
 - But the consumers whose turn comes once Redis is back never see an error:
   they wait on, no longer in their group, and would never hear of a move
   again. Hence every socket checks itself every GAME_SOCKET_CHECK_SECONDS
-  (20 by default; jittered): it joins its group again (a no-op when it is
+  (20 by default; jittered; games/sockets.py): it joins its group again (a no-op when it is
   still in it) and compares its board's version with the game's, sending
   the board if it is behind. So any lost broadcast (Redis down, a group's
   expiry, a full channel) heals within one period.
 """
 
-import asyncio
-import random
-
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
-from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
 from games.board import render_fragments, table_context
 from games.models import Game, group_name
+from games.sockets import SelfChecking
 
 
-class GameConsumer(WebsocketConsumer):
+class GameConsumer(SelfChecking, WebsocketConsumer):
     group = None
-
-    async def __call__(self, scope, receive, send):
-        """Serve the socket, with a "game.check" whenever the client has been quiet a while."""
-        period = getattr(settings, "GAME_SOCKET_CHECK_SECONDS", 20)
-        # The first wait is random: sockets opened together do not check together.
-        wait = random.uniform(period / 2, period)
-
-        async def receive_or_check():
-            nonlocal wait
-            try:
-                # Cancelling the server's receive loses nothing: it is a queue's get.
-                return await asyncio.wait_for(receive(), wait)
-            except TimeoutError:
-                return {"type": "game.check"}
-            finally:
-                wait = period
-
-        await super().__call__(scope, receive_or_check, send)
 
     def connect(self):
         self.user = self.scope.get("user")
@@ -84,7 +63,7 @@ class GameConsumer(WebsocketConsumer):
         if event.get("version", 0) > self.sent_version:
             self.send_board()
 
-    def game_check(self, event):
+    def socket_check(self, event):
         """Join the group again and catch up with the game (see the module docstring)."""
         if not self.group:
             return

@@ -1,5 +1,7 @@
 """The lobby sockets: the open tables list, one waiting room, and a user's header badges."""
 
+import re
+
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
@@ -8,16 +10,21 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.models import LOBBY_GROUP, Game, user_group
+from games.sockets import SelfChecking
 from lobby.context_processors import NavCounts
 from lobby.views import may_see, open_tables, room_context
 
 
-class LobbyConsumer(WebsocketConsumer):
+class LobbyConsumer(SelfChecking, WebsocketConsumer):
     """Send the open tables (at ws/lobby/) or a table's seats (at ws/lobby/<code>/).
 
     Only a bare "lobby.updated" travels through the group; each socket then
-    renders the fragment for its own user, as the page would over HTTP.
+    renders the fragment for its own user, as the page would over HTTP. Now
+    and then it joins the group again and sends the fragment if it changed
+    (games/sockets.py): an update lost while Redis was down heals then.
     """
+
+    sent = None
 
     def connect(self):
         self.code = self.scope["url_route"]["kwargs"].get("code")
@@ -37,7 +44,11 @@ class LobbyConsumer(WebsocketConsumer):
     def lobby_updated(self, event):
         self.send_fragment()
 
-    def send_fragment(self):
+    def socket_check(self, event):
+        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
+        self.send_fragment(if_changed=True)
+
+    def send_fragment(self, if_changed=False):
         with translation.override(language_of(self.request)):
             if self.code:
                 game = self._table()
@@ -50,7 +61,7 @@ class LobbyConsumer(WebsocketConsumer):
                 html = render_to_string(
                     "lobby/tables.html#open_tables", context, request=self.request
                 )
-        self.send(text_data=html)
+        send_unless_same(self, html, if_changed)
 
     def _table(self):
         game = Game.objects.select_related("host").filter(code=self.code).first()
@@ -59,13 +70,16 @@ class LobbyConsumer(WebsocketConsumer):
         return game
 
 
-class UserConsumer(WebsocketConsumer):
+class UserConsumer(SelfChecking, WebsocketConsumer):
     """Send a logged-in user's header badges (at ws/me/): on connect and after every change.
 
     Only a bare "user.updated" travels through the user's group (see
     games.models.broadcast_users); the socket counts the games waiting for
-    its user and their unread notifications itself.
+    its user and their unread notifications itself, and counts again now and
+    then (games/sockets.py), sending the badges if they changed.
     """
+
+    sent = None
 
     def connect(self):
         self.request = socket_request(self.scope)
@@ -89,11 +103,29 @@ class UserConsumer(WebsocketConsumer):
     def user_updated(self, event):
         self.send_badges()
 
-    def send_badges(self):
+    def socket_check(self, event):
+        if self.group:
+            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+            self.send_badges(if_changed=True)
+
+    def send_badges(self, if_changed=False):
         context = {"nav": NavCounts(self.request.user), "oob": True}
         with translation.override(language_of(self.request)):
             html = render_to_string("base.html#nav_badges", context, request=self.request)
-        self.send(text_data=html)
+        send_unless_same(self, html, if_changed)
+
+
+# A CSRF token is masked afresh at every render: it does not make a fragment different.
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def send_unless_same(consumer, html, if_changed):
+    """Send `html` on `consumer`'s socket, unless `if_changed` and it is what was sent last."""
+    same_as = CSRF_INPUT.sub("", html)
+    if if_changed and same_as == consumer.sent:
+        return
+    consumer.sent = same_as
+    consumer.send(text_data=html)
 
 
 def socket_request(scope):

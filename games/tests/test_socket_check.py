@@ -1,11 +1,19 @@
-"""A game socket checks itself now and then: a broadcast it missed cannot leave it behind."""
+"""Sockets check themselves now and then: a broadcast they missed cannot leave them behind.
+
+The game socket compares its board's version with the game's; the lobby and
+user sockets render their fragment again and send it if it changed.
+"""
 
 import re
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from games.models import Notification
 from games.tests.test_consumer import connect, receive
+from lobby.tests.conftest import open_table
+from lobby.tests.test_consumer import connect as connect_lobby
+from lobby.tests.test_user_socket import connect as connect_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,3 +54,36 @@ async def test_it_sends_nothing_when_its_board_is_current(table_game, alice, qui
         assert await socket.receive_nothing(timeout=0.8)
     finally:
         await socket.disconnect()
+
+
+async def test_the_lobby_socket_sends_a_table_whose_broadcast_was_lost(alice, quick_checks):
+    socket, connected = await connect_lobby("/ws/lobby/")
+    try:
+        assert connected
+        assert "No open tables right now" in await receive(socket)
+        # Made without a broadcast, as if Redis were down.
+        await sync_to_async(open_table)(alice)
+
+        html = await receive(socket)
+        assert 'id="open-tables"' in html and "No open tables right now" not in html
+        assert html.count("<tr") == 2  # the heading and alice's table
+        # Once current, the checks send nothing more.
+        assert await socket.receive_nothing(timeout=0.8)
+    finally:
+        await socket.disconnect()
+
+
+async def test_the_user_socket_sends_badges_whose_broadcast_was_lost(alice, bob, quick_checks):
+    game = await sync_to_async(open_table)(alice, bob, seat_count=2)
+    socket, connected = await connect_user(bob)
+    try:
+        assert connected
+        assert 'class="badge"' not in await receive(socket)
+        assert await socket.receive_nothing(timeout=0.8)
+        await Notification.objects.acreate(user=bob, game=game, kind=Notification.Kind.ENDED)
+
+        html = await receive(socket)
+    finally:
+        await socket.disconnect()
+
+    assert '<span class="visually-hidden">1 unread notification</span>' in html
