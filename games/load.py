@@ -279,11 +279,15 @@ def delete_tables(run):
     users.delete()
 
 
-def choose_move(code, rng):
-    """Return (seat, move, version) of a random legal move of an awaited seat; None when over."""
+def choose_move(code, rng, level="basic"):
+    """Return (seat, move, version) of a bot's move for an awaited seat; None when over.
+
+    The bot (rules.bots, "basic" by default: it plays as a sensible person
+    would) sees only that seat's view of the game.
+    """
     from games import rules
     from games.models import Game
-    from games.rules.bots import random_move
+    from games.rules.bots import bot_move
 
     game = Game.objects.only("status", "snapshot", "version").get(code=code)
     if game.status != Game.Status.ACTIVE:
@@ -291,7 +295,7 @@ def choose_move(code, rng):
     state = game.state()
     waiting = rules.awaiting(state)
     seat = waiting[rng.randrange(len(waiting))][0]
-    return seat, random_move(state, seat, rng), game.version
+    return seat, bot_move(state, seat, level, rng.getrandbits(32)), game.version
 
 
 def final_versions(codes):

@@ -1,6 +1,7 @@
 """The load test command, on a tiny configuration against the live test server."""
 
 import json
+import random
 from io import StringIO
 
 import pytest
@@ -63,3 +64,32 @@ def test_it_removes_the_users_and_games_it_made(live_asgi_server):
 def test_it_refuses_servers_off_this_machine(db, url):
     with pytest.raises(CommandError, match="loopback|this machine"):
         call_command("loadtest", "--url", url, "--tables", "1", stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_its_players_play_like_the_basic_bot_by_default(table_game, alice, bob):
+    from games.load import choose_move
+    from games.rules import Move
+    from games.rules.position import card_in
+    from games.tests.helpers import set_position
+
+    state = set_position(
+        table_game,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: 10M pass_go red birthday green
+        alice table: red: red red; green: green
+        bob bank: 5M 3M
+        """,
+    )
+    completes = Move.lay(card_in(state, "alice", "hand", "red"), "red")
+
+    # Every seed: a basic player completes the set first.
+    for seed in range(5):
+        seat, move, version = choose_move(table_game.code, random.Random(seed))
+        assert (seat, move, version) == (0, completes, table_game.version)
+    # A random player does not always.
+    chosen = {choose_move(table_game.code, random.Random(s), "random")[1] for s in range(20)}
+    assert chosen - {completes}

@@ -1,7 +1,7 @@
 """Play many live tables at once through the real move path and measure the round trips.
 
-Bots play random legal moves, each table one move at a time: the bot reads
-the game from the database to choose, then POSTs the move to /move/ as the
+Bots (basic by default: --level) play each table one move at a time: the bot
+reads the game from the database and chooses from its seat's view, then POSTs the move to /move/ as the
 page does (session cookie, CSRF header, htmx request), and the clock runs
 until EVERY socket of that table has received the board of the new version.
 Before the games, the same number of sockets measures the same round trip
@@ -58,6 +58,7 @@ from games.load import (
     percentiles,
     posted_version,
 )
+from games.rules.bots import LEVELS
 
 DB_THREADS = 4
 
@@ -92,6 +93,12 @@ class Command(BaseCommand):
             help="DB_CONN_MAX_AGE of the servers this command starts",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--level",
+            choices=LEVELS,
+            default="basic",
+            help="the computer players' level (basic: they play as a sensible person would)",
+        )
         parser.add_argument(
             "--keep", action="store_true", help="keep the users and games made for the run"
         )
@@ -333,7 +340,7 @@ class Load:
                 await asyncio.sleep(rng.uniform(0, 2 * self.options["think"]))
                 if time.perf_counter() > deadline:
                     return
-                chosen = await self.in_db(choose_move, code, rng)
+                chosen = await self.in_db(choose_move, code, rng, self.options["level"])
                 if chosen is None:
                     return
                 seat, move, version = chosen
