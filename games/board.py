@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from games import rules
 from games.cardnames import colour_name, kind_name
-from games.log import move_log
+from games.log import recent_moves
 from games.rules.cards import (
     BIRTHDAY,
     COLOURS,
@@ -73,7 +73,7 @@ def table_context(game, user, log_length=15):
         return context
     view = rules.view_for(game.state(), seat)
     table = present(view, names)
-    table["log"] = move_log(game, table["names"], view_deck(view), log_length)
+    table["log"] = recent_moves(game, table["names"], view_deck(view), log_length)
     active = game.status == game.Status.ACTIVE
     clocks = {s.position: seat_clock(game, s, active) for s in seats}
     for player in table["players"]:

@@ -6,6 +6,10 @@ kinds of its public card ids and, for answers, the action being answered
 the draw pile stay secret: only their number is told.
 """
 
+import threading
+from collections import OrderedDict
+
+from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
 from games.cardnames import colour_name, kind_name
@@ -49,6 +53,31 @@ def move_log(game, names, deck, length=15, before=None):
         for earlier in game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"):
             teller.tell(earlier.seat, earlier.move)
     return [teller.line(m) for m in moves]
+
+
+# The last moves of a game at a version, in a language: every socket of a table redraws
+# the same ones after a move. The log of a version never changes (moves are only added,
+# each with a new version), so it is remembered in this process, the latest ones only.
+RECENT_LOGS = 512
+_recent = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+def recent_moves(game, names, deck, length=15):
+    """Return move_log(game, names, deck, length), remembered per version and language."""
+    key = (game.pk, game.code, game.version, tuple(names), len(deck), length)
+    key += (translation.get_language(),)
+    with _recent_lock:
+        lines = _recent.get(key)
+        if lines is not None:
+            _recent.move_to_end(key)
+            return lines
+    lines = move_log(game, names, deck, length)
+    with _recent_lock:
+        _recent[key] = lines
+        while len(_recent) > RECENT_LOGS:
+            _recent.popitem(last=False)
+    return lines
 
 
 def full_log(moves, names, deck):

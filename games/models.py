@@ -372,7 +372,8 @@ class Game(models.Model):
         if state.over:
             self._finish(state, seats, now)
         self.save()
-        Seat.objects.bulk_update(seats, Seat.CLOCK_FIELDS)
+        for seat in seats:
+            seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
         transaction.on_commit(self.broadcast)
         changed = {seats[p].user_id for p in newly_awaited} | told
@@ -489,6 +490,9 @@ def broadcast_lobby():
     group_send(LOBBY_GROUP, {"type": "lobby.updated"})
 
 
+_DEFERRED = object()
+
+
 class Seat(models.Model):
     class Result(models.TextChoices):
         WIN = "win", _("Won")
@@ -514,8 +518,8 @@ class Seat(models.Model):
     reminded = models.BooleanField(default=False)
     emailed_turn = models.PositiveIntegerField(null=True, blank=True)
 
-    # What a move may change, saved together in one query. seen_at and the email fields are
-    # written by conditional updates elsewhere (the table view, the worker) and never here.
+    # What a move may change, saved by save_clock. seen_at and the email fields are written
+    # by conditional updates elsewhere (the table view, the worker) and never here.
     CLOCK_FIELDS = [
         "awaited_since",
         "deadline",
@@ -535,6 +539,34 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.game_id}:{self.position}"
+
+    @classmethod
+    def from_db(cls, db, field_names, values, **kwargs):
+        seat = super().from_db(db, field_names, values, **kwargs)
+        seat._loaded_clock = seat._clock()
+        return seat
+
+    def _clock(self):
+        # Read from __dict__: a deferred field is not fetched (and never counts as changed).
+        return {name: self.__dict__.get(name, _DEFERRED) for name in self.CLOCK_FIELDS}
+
+    def save_clock(self):
+        """Write the clock fields changed since the seat was read, in one query (none if none).
+
+        A move changes the clocks of one or two seats: updating only those is much
+        cheaper than a bulk_update of every seat's every clock field.
+        """
+        loaded = getattr(self, "_loaded_clock", None)
+        now = self._clock()
+        changed = {
+            name: value
+            for name, value in now.items()
+            if value is not _DEFERRED and (loaded is None or loaded[name] != value)
+        }
+        if changed:
+            Seat.objects.filter(pk=self.pk).update(**changed)
+        self._loaded_clock = now
+        return bool(changed)
 
     def start_clock(self, now, period):
         self.awaited_since = now
