@@ -7,16 +7,18 @@ order of the draw pile cannot leak into a page, an htmx response or a
 socket message.
 """
 
+import time
 from datetime import timedelta
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from games import rules
 from games.cardnames import colour_name, kind_name
 from games.log import recent_moves
+from games.memo import Memo
 from games.rules.cards import (
     BIRTHDAY,
     COLOURS,
@@ -58,6 +60,7 @@ def table_context(game, user, log_length=15):
     seat = next((s.position for s in seats if s.user_id == user.id), None)
     context = {
         "code": game.code,
+        "viewer": user.id,
         "version": game.version,
         "status": game.status,
         "seat": seat,
@@ -79,8 +82,39 @@ def table_context(game, user, log_length=15):
     for player in table["players"]:
         player["clock"] = clocks[player["seat"]]
     table["my_clock"] = clocks[seat] if seat is not None else None
+    for player in table["opponents"]:
+        player["html"] = opponent_html(game, player)
     context["table"] = table
     return context
+
+
+# Drawn tables remembered in this process (see games/memo.py). Their keys name the game's
+# version and the language; and, since a clock's words ("4 minutes left") age without a
+# new version, the half-minute they were drawn in (the page's script counts down anyway).
+_opponents = Memo(2048)
+_fragments = Memo(1024)
+FRESH_SECONDS = 30
+
+
+def _moment():
+    return int(time.time() // FRESH_SECONDS)
+
+
+def opponent_html(game, player):
+    """Return the article of another player's table: the same for every player but its owner.
+
+    Drawn once per version for all the sockets of a table (with its clock's state in the key).
+    """
+    clock = player["clock"]
+    reserve = clock["reserve"]
+    clock_key = (clock["absent"], clock["in_reserve"], clock["deadline"], clock["timeouts"])
+    clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
+    key = (game.pk, game.code, game.version, player["seat"], player["name"], clock_key)
+    key += (translation.get_language(), _moment())
+    return _opponents.get(
+        key,
+        lambda: render_to_string("games/table.html#player", {"player": player}),
+    )
 
 
 def seat_clock(game, seat, active=True):
@@ -110,12 +144,31 @@ def seat_clock(game, seat, active=True):
 
 
 def render_fragments(context, messages=(), request=None):
-    """Render the table's fragments as out-of-band swaps (htmx responses, socket messages)."""
-    context = dict(context, oob=True, flash=list(messages))
-    names = FRAGMENTS + (("flash",) if request is not None else ())
-    return "\n".join(
-        render_to_string(f"games/table.html#{name}", context, request=request) for name in names
-    )
+    """Render the table's fragments as out-of-band swaps (htmx responses, socket messages).
+
+    With a `request` (an htmx move's answer) the flash messages come last.
+    """
+    html = board_fragments(context)
+    if request is None:
+        return html
+    flash = dict(context, oob=True, flash=list(messages))
+    return html + "\n" + render_to_string("games/table.html#flash", flash, request=request)
+
+
+def board_fragments(context):
+    """Render a viewer's FRAGMENTS, once per version for the htmx answer and the sockets.
+
+    Rendered without a request: the forms carry no CSRF field; htmx sends the
+    page's token in a header (hx-headers on <body>), as for every socket update.
+    """
+    key = (context["code"], context["version"], context["viewer"], translation.get_language())
+    key += (_moment(),)
+
+    def draw():
+        oob = dict(context, oob=True, flash=[])
+        return "\n".join(render_to_string(f"games/table.html#{name}", oob) for name in FRAGMENTS)
+
+    return _fragments.get(key, draw)
 
 
 def view_deck(view):
@@ -262,6 +315,7 @@ def _player(view, p, names, helper):
         "bank_total": p["bank_total"],
         "sets": sets,
         "complete_count": len(p["complete_colours"]),
+        "sets_to_win": view["sets_to_win"],
         "jailed": p["jailed"],
         # Only a review shows hands on the players (view["hands"]: rules.review_view).
         "hand": [card(c) for c in view["hands"][seat]] if "hands" in view else None,

@@ -6,13 +6,11 @@ kinds of its public card ids and, for answers, the action being answered
 the draw pile stay secret: only their number is told.
 """
 
-import threading
-from collections import OrderedDict
-
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
 from games.cardnames import colour_name, kind_name
+from games.memo import Memo
 from games.models import Move
 from games.rules.cards import (
     BIRTHDAY,
@@ -58,26 +56,14 @@ def move_log(game, names, deck, length=15, before=None):
 # The last moves of a game at a version, in a language: every socket of a table redraws
 # the same ones after a move. The log of a version never changes (moves are only added,
 # each with a new version), so it is remembered in this process, the latest ones only.
-RECENT_LOGS = 512
-_recent = OrderedDict()
-_recent_lock = threading.Lock()
+_recent = Memo(512)
 
 
 def recent_moves(game, names, deck, length=15):
     """Return move_log(game, names, deck, length), remembered per version and language."""
     key = (game.pk, game.code, game.version, tuple(names), len(deck), length)
     key += (translation.get_language(),)
-    with _recent_lock:
-        lines = _recent.get(key)
-        if lines is not None:
-            _recent.move_to_end(key)
-            return lines
-    lines = move_log(game, names, deck, length)
-    with _recent_lock:
-        _recent[key] = lines
-        while len(_recent) > RECENT_LOGS:
-            _recent.popitem(last=False)
-    return lines
+    return _recent.get(key, lambda: move_log(game, names, deck, length))
 
 
 def full_log(moves, names, deck):

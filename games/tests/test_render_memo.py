@@ -1,0 +1,87 @@
+"""The sockets of a table share what is the same for all of them at one version.
+
+After a move every socket redraws the table for its own user. The other
+players' tables (public) and the last moves in words are drawn once per
+version in a process; a user's own fragments once per version too (the htmx
+answer to their move and their socket). A new version draws everything anew,
+and nobody is ever given another user's fragments.
+"""
+
+import pytest
+from django.utils import translation
+
+from games import board
+from games.board import render_fragments, table_context
+from games.memo import Memo
+from games.models import Game
+from games.tests.review_helpers import started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Count the templates drawn by games.board, by fragment name."""
+    counts = {}
+    real = board.render_to_string
+
+    def counting(name, *args, **kwargs):
+        fragment = name.split("#")[-1]
+        counts[fragment] = counts.get(fragment, 0) + 1
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(board, "render_to_string", counting)
+    return counts
+
+
+def redraw(game, users):
+    game = Game.objects.get(pk=game.pk)
+    with translation.override("en"):
+        return {user.username: render_fragments(table_context(game, user)) for user in users}
+
+
+def test_each_other_players_table_is_drawn_once_per_version(alice, bob, charlie, drawn):
+    users = [alice, bob, charlie]
+    game = started_game(users)
+
+    first = redraw(game, users)
+    assert drawn["player"] == 3  # one table each, drawn for the two others to see
+    assert drawn["board"] == drawn["hand"] == 3  # every user's own fragments
+
+    again = redraw(game, users)
+    assert again == first
+    assert drawn["player"] == 3 and drawn["board"] == 3  # nothing drawn twice
+
+    state = game.state()
+    game.play(state.current, {"kind": "end"})
+    redraw(game, users)
+    assert drawn["player"] == 6 and drawn["board"] == 6
+
+
+def test_nobody_gets_another_users_fragments(alice, bob):
+    game = started_game([alice, bob])
+
+    html = redraw(game, [alice, bob])
+
+    hands = {c for c in game.state().players[0].hand}
+    assert html["alice"] != html["bob"]
+    assert "(you)" in html["alice"] and "(you)" in html["bob"]
+    assert html["alice"].index("alice (you)") >= 0 and "bob (you)" not in html["alice"]
+    assert hands  # alice's cards are drawn in her hand only
+    for card in hands:
+        assert f'data-card="{card}"' in html["alice"]
+        assert f'data-card="{card}"' not in html["bob"]
+
+
+def test_the_memo_keeps_the_latest_entries_only():
+    memo = Memo(2)
+    computed = []
+
+    def value(key):
+        return memo.get(key, lambda: computed.append(key) or key.upper())
+
+    assert [value("a"), value("b"), value("a"), value("c")] == ["A", "B", "A", "C"]
+    assert computed == ["a", "b", "c"]
+    value("a")  # still there: used more lately than "b"
+    value("b")  # gone: computed again
+    assert computed == ["a", "b", "c", "b"]
