@@ -10,6 +10,7 @@ previous move so that people can follow.
 """
 
 import logging
+import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -28,8 +29,11 @@ LEVELS = {
 }
 # The pause after the previous move before a bot moves, so that people see each move.
 PAUSE = timedelta(seconds=1)
-# Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting.
+# Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting:
+# BATCH moves, and no new one once the round's bots have thought for ROUND_SECONDS (a strong
+# bot takes up to a second a move). The games waiting longest go first, so none starves.
 BATCH = 20
+ROUND_SECONDS = 2.0
 
 
 def bot_account(level, number):
@@ -84,7 +88,10 @@ def play_bot_moves(now=None):
     """Make the moves of the bots the games wait for; return how many were made."""
     now = now or timezone.now()
     made = 0
+    started = time.monotonic()
     for seat in due_bot_seats(now):
+        if made and time.monotonic() - started >= ROUND_SECONDS:
+            break  # the next round goes on with the others, after the timeouts
         game = seat.game
         # Chosen outside the lock from the seat's view; the version check in
         # Game.play refuses it if anything moved meanwhile (tried again next round).

@@ -125,3 +125,20 @@ def test_it_marks_bots_on_profiles_and_the_leaderboard(client, alice):
     response = client.get(bot.get_absolute_url())
     assert "Computer player" in response.text
     assert "Strong" in response.text
+
+
+def test_it_keeps_a_round_of_bot_moves_short(traveller, alice, bob, monkeypatch):
+    tables = []
+    for user in (alice, bob):
+        game = open_table(user, seats=2, seed=11)
+        bots.fill_with_bots(game, "basic")
+        game.refresh_from_db()
+        if game.state().current == 0:
+            game.play(0, rules.Move.end())
+        tables.append(game)
+    traveller.shift(bots.PAUSE)
+    monkeypatch.setattr(bots, "ROUND_SECONDS", 0)  # as if the first move took all the time
+
+    assert bots.play_bot_moves() == 1  # one move, then the round ends
+    assert bots.play_bot_moves() == 1  # the other table's bot, next round
+    assert all(Game.objects.get(pk=t.pk).version > t.version for t in tables)
