@@ -285,17 +285,38 @@ def choose_move(code, rng, level="basic"):
     The bot (rules.bots, "basic" by default: it plays as a sensible person
     would) sees only that seat's view of the game.
     """
-    from games import rules
+    found = read_game(code)
+    if found is None:
+        return None
+    snapshot, version = found
+    seat, move = pick_move(snapshot, rng.getrandbits(63), level)
+    return seat, move, version
+
+
+def read_game(code):
+    """Return (snapshot, version) of the game `code` in play; None once it is over."""
     from games.models import Game
-    from games.rules.bots import bot_move
 
     game = Game.objects.only("status", "snapshot", "version").get(code=code)
     if game.status != Game.Status.ACTIVE:
         return None
-    state = game.state()
-    waiting = rules.awaiting(state)
+    return game.snapshot, game.version
+
+
+def pick_move(snapshot, seed, level):
+    """Return (seat, rules.Move) of a bot of `level` at an awaited seat of `snapshot`.
+
+    Engine only (no Django, no database): the load command runs it in a process
+    of its own, so that the bots' thinking never holds up its socket clients.
+    """
+    from games.rules import GameState, awaiting
+    from games.rules.bots import bot_move
+
+    rng = random.Random(seed)
+    state = GameState.from_json(snapshot)
+    waiting = awaiting(state)
     seat = waiting[rng.randrange(len(waiting))][0]
-    return seat, bot_move(state, seat, level, rng.getrandbits(32)), game.version
+    return seat, bot_move(state, seat, level, rng.getrandbits(32))
 
 
 def final_versions(codes):

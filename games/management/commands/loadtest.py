@@ -30,11 +30,12 @@ Only loopback servers are accepted: this command is a load generator.
 
 import asyncio
 import json
+import multiprocessing
 import random
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from uuid import uuid4
 
 from django.conf import settings
@@ -47,7 +48,6 @@ from games.load import (
     Player,
     Server,
     check_loopback,
-    choose_move,
     create_tables,
     database_url,
     delete_tables,
@@ -56,7 +56,9 @@ from games.load import (
     memory_mb,
     move_fields,
     percentiles,
+    pick_move,
     posted_version,
+    read_game,
 )
 from games.rules.bots import LEVELS
 
@@ -209,6 +211,9 @@ class Load:
         self.errors = Counter()
         self.late = 0
         self.db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="loadtest-db")
+        # The bots think in another process: in a thread they would hold this
+        # process's interpreter lock while socket messages wait to be timed.
+        self.bots = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
 
     def url_for(self, table, seat):
         """Spread sockets (and, shifted by one, POSTs) over the servers."""
@@ -240,6 +245,7 @@ class Load:
         finally:
             await asyncio.to_thread(close_all_connections, self.db)
             self.db.shutdown()
+            self.bots.shutdown()
         result["echo_baseline_ms"] = percentiles(alone)
         result["echo_rounds"] = len(alone)
         result["echo_during_games_ms"] = percentiles(during)
@@ -340,10 +346,13 @@ class Load:
                 await asyncio.sleep(rng.uniform(0, 2 * self.options["think"]))
                 if time.perf_counter() > deadline:
                     return
-                chosen = await self.in_db(choose_move, code, rng, self.options["level"])
-                if chosen is None:
+                found = await self.in_db(read_game, code)
+                if found is None:
                     return
-                seat, move, version = chosen
+                snapshot, version = found
+                seat, move = await asyncio.get_running_loop().run_in_executor(
+                    self.bots, pick_move, snapshot, rng.getrandbits(63), self.options["level"]
+                )
                 start = time.perf_counter()
                 try:
                     status, body = await table[seat].post(
