@@ -1,11 +1,15 @@
 """The strong computer player: flat Monte Carlo search over deals sampled from its view.
 
-For one decision, the player lists a few candidate moves (the basic player's
-best plays, every answer, a few payments), then, for each of `budget` deals
-sampled by `determinize` from its view (other hands and the draw order
-guessed), plays every candidate followed by basic play for all seats, and
-keeps the candidate that wins most often. It never sees the real hidden
-cards: its only input is the view.
+For one decision, the player first looks for a sure win this turn (laying
+properties and moving wilds, which no hidden card can stop). Otherwise it
+lists a few candidate moves (the basic player's best plays, wild moves that
+raise its sets' progress, every answer, a few payments), then, for deals
+sampled by `guess` from its view (other hands dealt by how likely a basic
+player keeps each kind of card, the draw order shuffled), plays every
+candidate followed by basic play for all seats for ROLLOUT_TURNS turns, judges
+the result with `evaluate`, and keeps the candidate that beats the basic move
+by most on the same deals. It never sees the real hidden cards: its only input
+is the view.
 """
 
 import math
