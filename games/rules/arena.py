@@ -10,7 +10,9 @@ The last line printed is one JSON object: each level's win rate with a 95%
 Wilson interval and its expected share (its seats / players), draws (games
 with no winner), and the time each level took per decision. The same
 arguments give the same games and the same figures (except the times), with
-any --jobs (games played at once in separate processes).
+any --jobs (games played at once in separate processes); but the strong
+player stops searching at its time limit (search.TIME_LIMIT), so on a busy
+machine it may choose otherwise: measure with nothing else running.
 """
 
 import argparse
