@@ -145,8 +145,13 @@ def test_it_deals_the_unseen_cards_into_the_hidden_places_only():
         assert len(mine.hand) == len(theirs.hand)
         assert mine.bank == theirs.bank
     assert len(guess.draw) == len(state.draw)
-    hidden = sorted(state.draw + [c for i, p in enumerate(state.players) if i != seat for c in p.hand])
-    assert sorted(guess.draw + [c for i, p in enumerate(guess.players) if i != seat for c in p.hand]) == hidden
+    hidden = sorted(
+        state.draw + [c for i, p in enumerate(state.players) if i != seat for c in p.hand]
+    )
+    assert (
+        sorted(guess.draw + [c for i, p in enumerate(guess.players) if i != seat for c in p.hand])
+        == hidden
+    )
     check_invariants(guess)
 
 
@@ -172,7 +177,9 @@ def test_it_lays_a_wild_in_the_colour_it_completes():
         alice hand: red/yellow
         alice table: red: red; yellow: yellow yellow
     """)
-    assert basic(state, "alice") == Move.lay(card_in(state, "alice", "hand", "red/yellow"), "yellow")
+    assert basic(state, "alice") == Move.lay(
+        card_in(state, "alice", "hand", "red/yellow"), "yellow"
+    )
 
 
 def test_it_charges_the_biggest_rent():
@@ -228,7 +235,9 @@ def test_it_steals_the_property_that_completes_its_set():
     """)
     move = basic(state, "alice")
     assert move == Move.play(
-        card_in(state, "alice", "hand", "sly_deal"), targets=(BOB,), cards=pick(state, "bob", "table:orange")
+        card_in(state, "alice", "hand", "sly_deal"),
+        targets=(BOB,),
+        cards=pick(state, "bob", "table:orange"),
     )
 
 
@@ -291,7 +300,15 @@ def test_it_answers_a_deal_breaker_with_just_say_no():
         bob hand: just_say_no
         bob table: red: red red red
     """)
-    act(state, "alice", Move.play(card_in(state, "alice", "hand", "deal_breaker"), [BOB], cards=pick(state, "bob", "table:red")))
+    act(
+        state,
+        "alice",
+        Move.play(
+            card_in(state, "alice", "hand", "deal_breaker"),
+            [BOB],
+            cards=pick(state, "bob", "table:red"),
+        ),
+    )
     assert basic(state, "bob") == Move.just_say_no(BOB)
     act(state, "bob", Move.just_say_no(BOB))
     assert basic(state, "alice") == Move.accept(BOB)
@@ -319,7 +336,10 @@ def test_it_discards_the_least_useful_cards():
     act(state, "alice", Move.end())
     assert state.phase == "discard"
     move = basic(state, "alice")
-    assert sorted(state.deck[c].id for c in move.cards) == ["rent:light_blue/brown", "rent:pink/orange"]
+    assert sorted(state.deck[c].id for c in move.cards) == [
+        "rent:light_blue/brown",
+        "rent:pink/orange",
+    ]
 
 
 # --- the strong player ---------------------------------------------------------------------------
@@ -367,9 +387,28 @@ def test_it_gives_the_same_arena_results_for_the_same_seed():
     def results(*more):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            arena_main(["--a", "basic", "--b", "random", "--players", "3", "--games", "6", "--seed", "4", "--quiet", *more])
+            arena_main(
+                [
+                    "--a",
+                    "basic",
+                    "--b",
+                    "random",
+                    "--players",
+                    "3",
+                    "--games",
+                    "6",
+                    "--seed",
+                    "4",
+                    "--quiet",
+                    *more,
+                ]
+            )
         found = json.loads(out.getvalue().strip().splitlines()[-1])
-        return [found[side]["wins"] for side in ("a", "b")], found["end_reasons"], found["mean_turns"]
+        return (
+            [found[side]["wins"] for side in ("a", "b")],
+            found["end_reasons"],
+            found["mean_turns"],
+        )
 
     alone = results()
     assert alone == results()
