@@ -17,8 +17,8 @@ by the fault tests in games/tests/test_faults.py):
 - But the consumers whose turn comes once Redis is back never see an error:
   they wait on, no longer in their group, and would never hear of a move
   again. Hence every socket checks itself every GAME_SOCKET_CHECK_SECONDS
-  (20 by default; jittered; games/sockets.py): it joins its group again (a no-op when it is
-  still in it) and compares its board's version with the game's, sending
+  (20 by default; jittered; games/sockets.py): it joins its group again (a
+  no-op when it is still in it) and compares its board's version with the game's, sending
   the board if it is behind. So any lost broadcast (Redis down, a group's
   expiry, a full channel) heals within one period.
 """

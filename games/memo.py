@@ -28,7 +28,3 @@ class Memo:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
         return value
-
-    def clear(self):
-        with self._lock:
-            self._entries.clear()

@@ -566,7 +566,6 @@ class Seat(models.Model):
         if changed:
             Seat.objects.filter(pk=self.pk).update(**changed)
         self._loaded_clock = now
-        return bool(changed)
 
     def start_clock(self, now, period):
         self.awaited_since = now

@@ -4,9 +4,9 @@ Group memberships live in the channel layer. A Redis restart forgets them,
 and the broadcasts made while it is down are lost; a consumer whose turn at
 its process's blocking read comes after Redis is back never sees an error
 (see games/consumers.py). So a self-checking socket receives a "socket.check"
-message whenever its client has been quiet for SOCKET_CHECK_SECONDS
-(settings.GAME_SOCKET_CHECK_SECONDS, 20 by default; the first wait is
-jittered so that sockets opened together do not check together), and its
+message whenever its client has been quiet for GAME_SOCKET_CHECK_SECONDS
+(a setting for every such socket, 20 by default; the first wait is jittered
+so that sockets opened together do not check together), and its
 `socket_check` handler joins its group again and catches up.
 """
 
