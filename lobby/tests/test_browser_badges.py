@@ -26,7 +26,10 @@ def open_watched(browser, server, user, path):
     page, errors = open_page(browser, server, user, path)
     page.context.add_init_script(WATCH_USER_SOCKET)
     page.reload()
-    page.wait_for_function("window.userSocketOpen === true", timeout=10_000)
+    # A function, not an expression: Playwright evals an expression again at every
+    # poll, which the Content-Security-Policy (no unsafe-eval) refuses once the first
+    # poll fails; a function is evaled once, inside the DevTools call, then called.
+    page.wait_for_function("() => window.userSocketOpen === true", timeout=10_000)
     return page, errors
 
 
