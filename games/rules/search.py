@@ -1,9 +1,11 @@
 """The strong computer player: flat Monte Carlo search over deals sampled from its view.
 
 For one decision, the player first looks for a sure win this turn (laying
-properties and moving wilds, which no hidden card can stop). Otherwise it
-lists a few candidate moves (the basic player's best plays, wild moves that
-raise its sets' progress, every answer, a few payments), then, for deals
+properties and moving wilds, which no hidden card can stop), and plays a
+Pass Go at once when the basic player would and plays are left to use what
+it draws (`draws_first`). Otherwise it lists a few candidate moves (the
+basic player's best plays, wild moves that raise its sets' progress, every
+answer, a few payments), then, for deals
 sampled by `guess` from its view (other hands dealt by how likely a basic
 player keeps each kind of card, the draw order shuffled), plays every
 candidate followed by basic play for all seats for ROLLOUT_TURNS turns, judges
@@ -25,10 +27,10 @@ from .basic import (
     play_scores,
     progress,
 )
-from .cards import DEAL_BREAKER, FULL_SET, JUST_SAY_NO, rent_for
+from .cards import DEAL_BREAKER, FULL_SET, JUST_SAY_NO, PASS_GO, rent_for
 from .determinize import determinize
 from .engine import HAND_LIMIT, apply, awaiting, legal_moves
-from .moves import END, LAY, MOVE_WILD, Move
+from .moves import END, LAY, MOVE_WILD, PLAY as PLAY_CARD, Move
 from .payment import least_overpay
 from .state import DISCARD, OVER, PLAY, RESPOND, GameState, Pending, Player, PropertySet, Rng, Share
 
@@ -393,6 +395,8 @@ def strong_move(view, rng, budget=None):
     line = winning_line(root, seat)
     if line is not None:
         return line
+    if draws_first(root, seat, basic):
+        return basic
     budget = DEFAULT_BUDGET if budget is None else budget
     # Every candidate is compared with the basic move on the same deals (paired samples).
     diffs = [[] for _ in candidates]
@@ -420,6 +424,19 @@ def strong_move(view, rng, budget=None):
             if bound > best_bound:
                 best, best_bound = i, bound
     return candidates[best]
+
+
+def draws_first(state, seat, move):
+    """Return whether `move` is a Pass Go that leaves plays to use the cards it draws.
+
+    Drawing first means deciding the other plays knowing two more cards. The
+    search cannot see that worth: it judges each play by the basic play that
+    follows it, which knows the drawn cards whatever came first, so it finds
+    other first plays as good and picks them on noise.
+    """
+    return (
+        move.kind == PLAY_CARD and state.plays_left >= 2 and state.deck[move.card].effect == PASS_GO
+    )
 
 
 def _bound(diffs, z):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.rules import Move, apply, awaiting, forced_move, new_game, view_for
+from games.rules import Move, apply, awaiting, forced_move, new_game, search, view_for
 from games.rules.arena import main as arena_main, wilson
 from games.rules.bots import LEVELS, bot_move, choose
 from games.rules.determinize import determinize
@@ -364,6 +364,46 @@ def test_it_takes_the_win_when_it_can():
     assert bot_move(state, ALICE, "strong", seed=1, budget=2) == Move.lay(
         card_in(state, "alice", "hand", "green"), "green"
     )
+
+
+def test_it_plays_pass_go_first_without_searching(monkeypatch):
+    # Basic play draws first here (Pass Go, plays to spare); the strong player
+    # follows it without searching, as the search cannot value drawing first.
+    state = position("""
+        alice hand: pass_go sly_deal 5M red
+        alice table: red: red
+        bob table: green: green green; yellow: yellow
+        bob bank: 3M
+    """)
+    pass_go = Move.play(card_in(state, "alice", "hand", "pass_go"))
+    assert basic(state, "alice") == pass_go
+
+    def searched(*args):
+        raise AssertionError("the strong player searched")
+
+    monkeypatch.setattr(search, "_play_out", searched)
+    assert bot_move(state, ALICE, "strong", seed=1) == pass_go
+
+
+def test_it_searches_a_pass_go_with_the_last_play(monkeypatch):
+    # With one play left, nothing is decided after the draw: the search judges it.
+    state = position("""
+        plays: 1
+        alice hand: pass_go just_say_no
+        alice table: red: red
+        bob bank: 3M
+    """)
+    assert basic(state, "alice") == Move.play(card_in(state, "alice", "hand", "pass_go"))
+    played_out = []
+    play_out = search._play_out
+
+    def counted(*args):
+        played_out.append(args)
+        return play_out(*args)
+
+    monkeypatch.setattr(search, "_play_out", counted)
+    bot_move(state, ALICE, "strong", seed=1, budget=50)
+    assert played_out
 
 
 # --- the arena -----------------------------------------------------------------------------------
