@@ -145,6 +145,8 @@ class _Turn:
         self._where = None
         self._given = {}
         self._taken = {}
+        self._lays = {}
+        self._banks = {}
         bank = 0
         for c in self.player.bank:
             bank += self.deck[c].value
@@ -196,16 +198,22 @@ class _Turn:
         kind = move.kind
         if kind == END:
             return 0.0
-        deck = self.deck
-        card = deck[move.card]
         if kind == LAY:
-            return self.lay_score(move.colour)
+            # A lay's score depends on its colour only, a bank's on the card's kind only:
+            # a hand's many equal moves are scored once per decision.
+            found = self._lays.get(move.colour)
+            if found is None:
+                found = self._lays[move.colour] = self.lay_score(move.colour)
+            return found
+        card = self.deck[move.card]
         if kind == BANK:
-            return self.bank_score(card)
+            found = self._banks.get(card.id)
+            if found is None:
+                found = self._banks[card.id] = self.bank_score(card)
+            return found
         if kind == MOVE_WILD:
             return self.move_wild_score(move)
-        effect = card.effect
-        scorer = _PLAY_SCORES.get(effect)
+        scorer = _PLAY_SCORES.get(card.effect)
         return getattr(self, scorer)(move, card) if scorer else -1.0
 
     def lay_score(self, colour):
@@ -382,36 +390,15 @@ def best_play(state, seat):
     best_score = 0.0
     turn = _Turn(state, seat)
     table = turn.table
-    deck = state.deck
-    # Scores that depend only on a colour or a card kind, computed once per decision.
-    lays = {}
-    banks = {}
-    scorers = {}
     for move in legal_moves(state, seat):
         kind = move.kind
-        if kind == LAY:
-            score = lays.get(move.colour)
-            if score is None:
-                score = lays[move.colour] = turn.lay_score(move.colour)
-        elif kind == BANK:
-            card = deck[move.card]
-            score = banks.get(card.id)
-            if score is None:
-                score = banks[card.id] = turn.bank_score(card)
-        elif kind == END:
+        if kind == END:
             if best is None:
                 best = move
             continue
-        elif kind == MOVE_WILD:
-            if not table.completes(move.colour):
-                continue  # it would score below 0
-            score = turn.move_wild_score(move)
-        else:
-            card = deck[move.card]
-            scorer = scorers.get(card.effect)
-            if scorer is None:
-                scorer = scorers[card.effect] = getattr(turn, _PLAY_SCORES[card.effect])
-            score = scorer(move, card)
+        if kind == MOVE_WILD and not table.completes(move.colour):
+            continue  # it would score below 0
+        score = turn.score(move)
         if score > best_score:
             best, best_score = move, score
     return best

@@ -5,13 +5,12 @@ properties and moving wilds, which no hidden card can stop), and plays a
 Pass Go at once when the basic player would and plays are left to use what
 it draws (`draws_first`). Otherwise it lists a few candidate moves (the
 basic player's best plays, wild moves that raise its sets' progress, every
-answer, a few payments), then, for deals
-sampled by `guess` from its view (other hands dealt by how likely a basic
-player keeps each kind of card, the draw order shuffled), plays every
-candidate followed by basic play for all seats for ROLLOUT_TURNS turns, judges
-the result with `evaluate`, and keeps the candidate that beats the basic move
-by most on the same deals. It never sees the real hidden cards: its only input
-is the view.
+answer, a few payments), then, for deals sampled by `guess` from its view
+(other hands dealt by how likely a basic player keeps each kind of card, the
+draw order shuffled), plays every candidate followed by basic play for all
+seats for ROLLOUT_TURNS turns, judges the result with `evaluate`, and keeps
+the candidate that beats the basic move by most on the same deals. It never
+sees the real hidden cards: its only input is the view.
 """
 
 import math
@@ -33,6 +32,7 @@ from .engine import HAND_LIMIT, apply, awaiting, legal_moves
 from .moves import END, LAY, MOVE_WILD, PLAY as PLAY_CARD, Move
 from .payment import least_overpay
 from .state import DISCARD, OVER, PLAY, RESPOND, GameState, Pending, Player, PropertySet, Rng, Share
+from .table import sets_to_win
 
 DEFAULT_BUDGET = 15000  # decisions simulated per move
 TIME_LIMIT = 0.7  # seconds of sampling per move at most, whatever the budget
@@ -294,7 +294,7 @@ WEIGHTS_ENHANCED = (0.703, 0.533, 0.833, 0.146, 0.192, -0.158, 0.3, 0.935, 0.291
 def features(state, seat):
     """Return the features of `seat`'s position that `evaluate` weighs."""
     enhanced = state.options.enhanced
-    need = 4 if enhanced else 3
+    need = sets_to_win(state)
     table = Table(state, seat)
     player = state.players[seat]
     deck = state.deck
