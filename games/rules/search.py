@@ -26,7 +26,18 @@ from .basic import (
     play_scores,
     progress,
 )
-from .cards import DEAL_BREAKER, FULL_SET, JUST_SAY_NO, PASS_GO, rent_for
+from .cards import (
+    DEAL_BREAKER,
+    DOUBLE_SLY_DEAL,
+    FORCED_DEAL,
+    FULL_SET,
+    JUST_SAY_NO,
+    MONEY,
+    PASS_GO,
+    RENT,
+    SLY_DEAL,
+    rent_for,
+)
 from .determinize import determinize
 from .engine import HAND_LIMIT, apply, awaiting, legal_moves
 from .moves import END, LAY, MOVE_WILD, PLAY as PLAY_CARD, Move
@@ -280,19 +291,46 @@ def winning_line(state, seat, limit=WIN_SEARCH_NODES):
 
 
 # A conditional logit model: P(seat wins) is proportional to exp(weights . features(seat)),
-# fitted by maximum likelihood on the positions at the start of every turn of about 9,000
-# games between basic players (base and enhanced editions, 2 to 7 players).
-# Features: complete sets that count, "one set to go", progress of the best incomplete sets,
-# sets one card short, bank (per 10M, up to 30M), hand size (per 7 cards), Just Say Nos and
-# Deal Breakers in hand, property value on the table (per 10M), whose turn it is, best rent
-# (per 10M).
-WEIGHTS_TWO = (0.745, 0.442, 0.583, 0.128, 0.156, -0.163, 0.57, 1.261, 0.452, 0.36, 0.124)
-WEIGHTS_MANY = (0.783, 0.473, 0.764, 0.129, 0.216, 0.239, 0.326, 1.058, 0.423, 0.341, 0.032)
-WEIGHTS_ENHANCED = (0.703, 0.533, 0.833, 0.146, 0.192, -0.158, 0.3, 0.935, 0.291, 0.373, 0.157)
+# fitted by maximum likelihood on the positions at the start of every turn of games between
+# basic players: 16,000 two-player games (WEIGHTS_TWO), 8,000 of 3 to 5 players (WEIGHTS_MANY)
+# and 5,000 of the enhanced edition at 2 and 4 players (WEIGHTS_ENHANCED). FEATURES says what
+# is weighed.
+FEATURES = (
+    "complete sets that count",
+    "one set to go",
+    "progress of the best incomplete sets",
+    "sets one card short",
+    "bank, per 10M, up to 30M",
+    "hand size, per 7 cards",
+    "Just Say Nos in hand",
+    "Deal Breakers in hand",
+    "property value on the table, per 10M",
+    "whose turn it is",
+    "best rent, per 10M",
+    "Sly Deals and Forced Deals in hand",
+    "rent cards in hand for a colour on the table",
+    "money in hand, per 10M",
+    "properties in hand",
+    "property value in incomplete sets, per 10M",
+    "whole bank, per 10M",
+)
+WEIGHTS_TWO = (
+    0.943, 0.559, 0.747, 0.1, 0.338, -0.515, 0.649, 1.472, 0.103,
+    0.403, 0.167, 0.309, 0.103, -0.177, 0.068, 0.498, -0.221,
+)  # fmt: skip
+WEIGHTS_MANY = (
+    0.844, 0.614, 0.352, 0.155, 0.638, 0.031, 0.362, 1.164, 0.136,
+    0.375, 0.18, 0.268, 0.241, -0.369, 0.021, 0.426, -0.469,
+)  # fmt: skip
+WEIGHTS_ENHANCED = (
+    0.779, 0.54, 0.586, 0.117, 0.215, -0.42, 0.32, 1.083, 0.129,
+    0.348, 0.157, 0.258, 0.137, -0.196, 0.083, 0.348, -0.076,
+)  # fmt: skip
+STEALS = frozenset((SLY_DEAL, FORCED_DEAL, DOUBLE_SLY_DEAL))
 
 
 def features(state, seat):
-    """Return the features of `seat`'s position that `evaluate` weighs."""
+    """Return the features of `seat`'s position that `evaluate` weighs (see FEATURES)."""
     enhanced = state.options.enhanced
     need = sets_to_win(state)
     table = Table(state, seat)
@@ -306,32 +344,52 @@ def features(state, seat):
     )[: max(0, need - done)]
     advance = sum(progress(counts[c], FULL_SET[c]) for _f, c in partial) / 100
     near = sum(1 for _f, c in partial if counts[c] == FULL_SET[c] - 1)
-    bank = min(sum(deck[c].value for c in player.bank), 30) / 10
-    jsn = deal_breakers = 0
+    bank = sum(deck[c].value for c in player.bank)
+    jsn = deal_breakers = steals = rents = money = properties = 0
     for c in player.hand:
-        effect = deck[c].effect
+        kind = deck[c]
+        effect = kind.effect
         if effect == JUST_SAY_NO:
             jsn += 1
         elif effect == DEAL_BREAKER:
             deal_breakers += 1
-    value = 0
+        elif effect in STEALS:
+            steals += 1
+        elif effect == RENT:
+            if any(colour in counts or colour in table.complete for colour in kind.colours):
+                rents += 1
+        elif kind.category == MONEY:
+            money += kind.value
+        elif kind.is_property:
+            properties += 1
+    value = exposed = 0
     rent = 0
     for s in player.sets:
+        worth = 0
         for c in s.cards:
-            value += deck[c].value
+            worth += deck[c].value
+        value += worth
+        if len(s.cards) < FULL_SET[s.colour]:
+            exposed += worth
         rent = max(rent, rent_for(s.colour, len(s.cards), s.house >= 0, s.hotel >= 0, enhanced))
     return (
         done,
         1.0 if done == need - 1 else 0.0,
         advance,
         near,
-        bank,
+        min(bank, 30) / 10,
         len(player.hand) / 7,
         jsn,
         deal_breakers,
         value / 10,
         1.0 if state.current == seat else 0.0,
         rent / 10,
+        steals,
+        rents,
+        money / 10,
+        properties,
+        exposed / 10,
+        bank / 10,
     )
 
 

@@ -366,6 +366,52 @@ def test_it_takes_the_win_when_it_can():
     )
 
 
+def test_it_counts_what_its_evaluation_weighs():
+    state = position("""
+        alice hand: just_say_no deal_breaker sly_deal rent:red/yellow rent:dark_blue/green 3M green
+        alice bank: 10M 5M 5M 4M 4M 4M 3M
+        alice table: red: red red red; brown: brown
+    """)
+    features = search.features(state, ALICE)
+    assert len(features) == len(search.FEATURES)
+    assert features == pytest.approx((
+        1,  # red is complete
+        0.0,  # two sets to go
+        0.15,  # brown is half done
+        1,  # brown is one card short
+        3.0,  # 35M banked, counted up to 30M
+        1.0,  # 7 cards in hand
+        1,  # Just Say No
+        1,  # Deal Breaker
+        1.0,  # 3 reds at 3M and a brown at 1M
+        1.0,  # alice's turn
+        0.6,  # 3 reds charge 6M
+        1,  # Sly Deal
+        1,  # the red rent counts, the dark blue one has no set to charge for
+        0.3,  # 3M in hand
+        1,  # green in hand
+        0.1,  # the brown is in an incomplete set
+        3.5,  # the whole bank
+    ))  # fmt: skip
+    assert search.features(state, BOB) == pytest.approx((0,) * 9 + (0.0,) + (0,) * 7)
+
+
+def test_it_judges_a_position_by_chances_that_add_up_to_one():
+    state = position("""
+        alice table: red: red red red; green: green green green
+        bob table: brown: brown
+    """)
+    for weights in (search.WEIGHTS_TWO, search.WEIGHTS_MANY, search.WEIGHTS_ENHANCED):
+        assert len(weights) == len(search.FEATURES)
+    chances = [search.evaluate(state, seat) for seat in (ALICE, BOB)]
+    assert sum(chances) == pytest.approx(1.0)
+    assert chances[ALICE] > 0.9
+    state.current = BOB
+    assert search.evaluate(state, BOB) > chances[BOB]  # whose turn it is counts
+    state.phase, state.winner = "over", BOB
+    assert (search.evaluate(state, ALICE), search.evaluate(state, BOB)) == (0.0, 1.0)
+
+
 def test_it_plays_pass_go_first_without_searching(monkeypatch):
     # Basic play draws first here (Pass Go, plays to spare); the strong player
     # follows it without searching, as the search cannot value drawing first.
