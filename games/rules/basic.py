@@ -78,6 +78,10 @@ class Table:
         full = FULL_SET[colour]
         return progress(k + 1, full) - progress(k, full)
 
+    def owns_any(self, colours):
+        """Return whether a set of any of `colours` is on this table (a rent card's colours)."""
+        return any(c in self.counts or c in self.complete for c in colours)
+
     def completes(self, colour):
         k = self.counts.get(colour, 0)
         return colour not in self.complete and k + 1 >= FULL_SET[colour]
@@ -234,7 +238,7 @@ class _Turn:
         if effect == PASS_GO:
             return 3.0
         if card.category == RENT_CARD:
-            if any(c in self.table.counts or c in self.table.complete for c in card.colours):
+            if self.table.owns_any(card.colours):
                 return 1.0
             return 8.0 + card.value if self.bank < 12 else 2.0
         if effect in (HOUSE, HOTEL):
@@ -423,8 +427,7 @@ def keep_value(state, seat, card, table=None):
     if effect == DEAL_BREAKER:
         return 90.0
     if effect == RENT:
-        owned = any(c in table.counts or c in table.complete for c in kind.colours)
-        return (20.0 if owned else 2.0) + kind.value
+        return (20.0 if table.owns_any(kind.colours) else 2.0) + kind.value
     if effect in (SLY_DEAL, FORCED_DEAL, DOUBLE_SLY_DEAL):
         return 30.0
     if effect in (HOUSE, HOTEL):

@@ -356,8 +356,7 @@ def features(state, seat):
         elif effect in STEALS:
             steals += 1
         elif effect == RENT:
-            if any(colour in counts or colour in table.complete for colour in kind.colours):
-                rents += 1
+            rents += table.owns_any(kind.colours)
         elif kind.category == MONEY:
             money += kind.value
         elif kind.is_property:
