@@ -63,7 +63,7 @@ class Bots:
         self.posting = 0
 
     async def pause(self):
-        """Stop making moves; return once the POSTs in flight have their answers."""
+        """Stop making moves; return once the moves being chosen or posted have their answers."""
         self.paused.clear()
         while self.posting:
             await asyncio.sleep(0.02)
@@ -75,19 +75,21 @@ class Bots:
         n = 0
         while not self.stopping:
             await self.paused.wait()
-            chosen = await in_thread(choose_move, code, rng)
-            if chosen is None:
-                return
-            seat, move, version = chosen
-            url = self.urls[n % len(self.urls)]
-            n += 1
+            # Busy from here: a move chosen before a pause is posted before it returns.
             self.posting += 1
             try:
-                status, body = await self.players[t][seat].post(
-                    move_url, move_fields(move, version), url
-                )
-            except (aiohttp.ClientError, OSError, TimeoutError):
-                status, body = None, ""
+                chosen = await in_thread(choose_move, code, rng)
+                if chosen is None:
+                    return
+                seat, move, version = chosen
+                url = self.urls[n % len(self.urls)]
+                n += 1
+                try:
+                    status, body = await self.players[t][seat].post(
+                        move_url, move_fields(move, version), url
+                    )
+                except (aiohttp.ClientError, OSError, TimeoutError):
+                    status, body = None, ""
             finally:
                 self.posting -= 1
             after = posted_version(body) if status == 200 else None
