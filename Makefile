@@ -14,6 +14,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	scripts/install-test-deps.sh
 	scripts/run-tests.sh
 
