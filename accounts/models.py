@@ -28,6 +28,22 @@ class User(AbstractUser):
         help_text=_("Email me once a day a list of the games waiting for me."),
     )
     digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Being told that a game waits for me while its page is hidden (static/js/alerts.js).
+    turn_sound = models.BooleanField(
+        _("sound on my turn"),
+        default=False,
+        help_text=_("Play a short sound when a game starts waiting for me and its page is hidden."),
+    )
+    turn_browser_notification = models.BooleanField(
+        _("browser notification on my turn"),
+        default=False,
+        help_text=_(
+            "Show a browser notification when a game starts waiting for me and its page is "
+            "hidden. Your browser asks for permission once."
+        ),
+    )
+    # The first-game hint strip on the table, until the player dismisses it.
+    show_table_hints = models.BooleanField(_("table hints"), default=True)
 
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
     # for a person. Bot accounts are made by games.bots and cannot log in.
