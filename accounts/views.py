@@ -10,9 +10,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts.forms import LoginForm, SettingsForm, SignupForm
-from accounts.models import Edition, User
+from accounts.models import Edition, Rating, User
 from accounts.profile import (
     LEADERBOARD_MIN_GAMES,
+    LEADERBOARD_SIZE,
     head_to_head,
     leaderboard as leaderboard_of,
     profile_stats,
@@ -69,6 +70,7 @@ def profile(request, username):
         "is_own_profile": request.user == user,
         "recent_games": recent_games(user),
         "bot_level": bots.level_name(user.bot_level) if user.is_bot else "",
+        "min_games": LEADERBOARD_MIN_GAMES,
         **profile_stats(user),
     }
     if request.user.is_authenticated and request.user != user:
@@ -102,8 +104,23 @@ def leaderboard(request):
             "edition": edition,
             "editions": Edition.choices,
             "ratings": leaderboard_of(edition),
+            "provisional": _provisional(edition),
             "min_games": LEADERBOARD_MIN_GAMES,
         },
+    )
+
+
+def _provisional(edition):
+    """Return the rated players of `edition` not on the leaderboard proper yet, best first.
+
+    They are the complement of accounts.profile.leaderboard: a rating still
+    uncertain, or too few games.
+    """
+    return (
+        Rating.objects.filter(edition=edition, user__is_active=True)
+        .exclude(sigma__lte=Rating.PROVISIONAL_SIGMA, games__gte=LEADERBOARD_MIN_GAMES)
+        .select_related("user")
+        .order_by("-ordinal", "user__username")[:LEADERBOARD_SIZE]
     )
 
 

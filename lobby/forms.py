@@ -2,11 +2,13 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _, ngettext
 
+from games import bots
 from games.models import Game
 
 LIVE_SECONDS = [30, 60, 120]
 CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14]
 RESERVE_DAYS = [0, 1, 3, 7]
+STANDARD_RULES = {"enhanced": False, "built_sets": False, "wild_moves_cost_a_play": False}
 
 
 class TableForm(forms.Form):
@@ -63,6 +65,25 @@ class TableForm(forms.Form):
             "Not listed in the lobby: players join by invitation or with the table's link."
         ),
     )
+    with_bots = forms.BooleanField(
+        label=_("Fill the empty seats with computer players"),
+        required=False,
+        help_text=_(
+            "The game starts at once, with you in one seat and the computer in the others."
+        ),
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Computer level"),
+        choices=bots.LEVELS,
+        initial="basic",
+    )
+
+    # The fields of each pace; those of the pace not chosen are ignored (the
+    # page hides them), so a leftover value there never blocks the form.
+    PACE_FIELDS = {
+        Game.Pace.LIVE: ["pace_seconds"],
+        Game.Pace.CORRESPONDENCE: ["pace_days", "reserve_days"],
+    }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -83,10 +104,28 @@ class TableForm(forms.Form):
         """Return the bound fields of the table options (RULES.md section 9)."""
         return [self[name] for name in ("enhanced", "built_sets", "wild_moves_cost_a_play")]
 
+    def pace_fields(self):
+        """Return the bound fields of each pace: (pace value, label, fields)."""
+        return [
+            (pace, label, [self[name] for name in self.PACE_FIELDS[pace]])
+            for pace, label in Game.Pace.choices
+        ]
+
     def clean(self):
         data = super().clean()
         if data.get("built_sets") and not data.get("enhanced"):
             self.add_error("built_sets", _("Built sets are only played with the enhanced edition."))
+        ignored = [
+            name
+            for pace, names in self.PACE_FIELDS.items()
+            if pace != data.get("pace")
+            for name in names
+        ]
+        if not data.get("with_bots"):
+            ignored.append("bot_level")
+        for name in ignored:
+            self._errors.pop(name, None)
+            data[name] = self.fields[name].initial
         return data
 
     def table_fields(self):
@@ -105,6 +144,47 @@ class TableForm(forms.Form):
             "reserve_days": data["reserve_days"],
             "private": data["private"],
         }
+
+
+class ComputerGameForm(forms.Form):
+    """Play the computer: a live table of the default pace, the other seats taken by bots."""
+
+    level = forms.ChoiceField(
+        label=_("Level"),
+        choices=bots.LEVELS,
+        initial="basic",
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": _("Choose a computer level: Random, Basic or Strong."),
+            "invalid_choice": _("Choose a computer level: Random, Basic or Strong."),
+        },
+    )
+    seat_count = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, n) for n in range(2, 6)],
+        coerce=int,
+        initial=2,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": _("Choose from 2 to 5 players."),
+            "invalid_choice": _("Choose from 2 to 5 players."),
+        },
+    )
+
+    def table_fields(self):
+        """Return the Game fields of a valid form: the other fields keep their defaults."""
+        return {"seat_count": self.cleaned_data["seat_count"], "options": dict(STANDARD_RULES)}
+
+
+def default_table_fields():
+    """Return the Game fields of a table made with the creation form's initial values."""
+    initial = {name: field.initial for name, field in TableForm.base_fields.items()}
+    return {
+        "seat_count": initial["seat_count"],
+        "options": dict(STANDARD_RULES),
+        "pace": initial["pace"],
+        "pace_seconds": initial["pace_seconds"],
+    }
 
 
 class InviteForm(forms.Form):

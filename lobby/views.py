@@ -27,7 +27,7 @@ from games.models import (
     broadcast_lobby,
     broadcast_users,
 )
-from lobby.forms import InviteForm, TableForm
+from lobby.forms import ComputerGameForm, InviteForm, TableForm, default_table_fields
 
 # Session key: codes of the tables whose share link the user has opened.
 SHARED_TABLES = "lobby_shared_tables"
@@ -35,13 +35,70 @@ SHARED_TABLES_KEPT = 50
 LISTED_TABLES = 100
 FINISHED_SHOWN = 10
 NOTIFICATIONS_SHOWN = 50
+IN_PROGRESS_SHOWN = 10
+# Quick game tries this many fitting tables, longest waiting first, should the first fill meanwhile.
+QUICK_GAME_TRIES = 5
 
 
 def home(request):
-    context = {"open_tables": open_tables(request.user)}
+    return render(request, "lobby/home.html", home_context(request))
+
+
+def home_context(request, computer_form=None):
+    context = {
+        "open_tables": open_tables(request.user),
+        "in_progress": games_in_progress(request.user),
+    }
     if request.user.is_authenticated:
         context.update(my_tables(request.user))
-    return render(request, "lobby/home.html", context)
+        context["computer_form"] = computer_form or ComputerGameForm()
+    return context
+
+
+@login_required
+def play_computer(request):
+    """Create a live table, seat the user and computer players of the chosen level, and open it.
+
+    The table is full once the bots sit down, so it starts at once (Game.join).
+    """
+    if request.method != "POST":
+        return redirect("lobby:home")
+    form = ComputerGameForm(request.POST)
+    if not form.is_valid():
+        return render(request, "lobby/home.html", home_context(request, form))
+    game = create_table(request.user, form.table_fields(), bot_level=form.cleaned_data["level"])
+    return redirect(game)
+
+
+@login_required
+def quick_game(request):
+    """Join the fitting open table that has waited longest; without one, open a new table."""
+    if request.method != "POST":
+        return redirect("lobby:home")
+    for game in quick_game_tables(request.user)[:QUICK_GAME_TRIES]:
+        try:
+            game.join(request.user)
+        except SeatingError:
+            continue  # it filled, started or closed since the query: the next one
+        return _show(request, game)
+    waiting = (
+        Game.objects.listed()
+        .filter(host=request.user, pace=Game.Pace.LIVE)
+        .order_by("created_at", "pk")
+        .first()
+    )
+    if waiting is not None:  # a second click must not open a second empty table
+        messages.info(request, _("No other table is waiting for players: yours is still open."))
+        return redirect("lobby:table", waiting.code)
+    game = create_table(request.user, default_table_fields())
+    messages.info(
+        request,
+        _(
+            "No table was waiting for players, so here is a new one. Others can join it now, "
+            "or you can fill it with computer players."
+        ),
+    )
+    return redirect("lobby:table", game.code)
 
 
 def tables(request):
@@ -53,11 +110,12 @@ def create(request):
     if request.method == "POST":
         form = TableForm(request.POST)
         if form.is_valid():
-            with transaction.atomic():
-                game = Game.objects.create(host=request.user, **form.table_fields())
-                game.seats.create(user=request.user, position=0)
-                transaction.on_commit(broadcast_lobby)
-            return redirect("lobby:table", game.code)
+            data = form.cleaned_data
+            level = data["bot_level"] if data["with_bots"] else None
+            game = create_table(request.user, form.table_fields(), bot_level=level)
+            if game.status == Game.Status.OPEN:
+                return redirect("lobby:table", game.code)
+            return redirect(game)
     else:
         form = TableForm()
     return render(request, "lobby/create.html", {"form": form})
@@ -236,6 +294,59 @@ def read_notifications(request):
 
 
 # --- helpers shared with the lobby socket ----------------------------------------------------
+
+
+def create_table(host, fields, bot_level=None):
+    """Create a table with `fields`, its host in seat 0; with `bot_level`, bots take the others.
+
+    Bots fill the table, so it starts (Game.join). All or nothing: a failure
+    leaves no table behind.
+    """
+    with transaction.atomic():
+        game = Game.objects.create(host=host, **fields)
+        game.seats.create(user=host, position=0)
+        transaction.on_commit(broadcast_lobby)
+        if bot_level is not None:
+            bots.fill_with_bots(game, bot_level)
+    game.refresh_from_db()
+    return game
+
+
+def quick_game_tables(user):
+    """Return the tables Quick game may seat `user` at, the one waiting longest first.
+
+    Open, public, live (a quick game is played now), with a free seat, and
+    not one `user` already sits at.
+    """
+    return (
+        Game.objects.listed()
+        .filter(pace=Game.Pace.LIVE)
+        .exclude(seats__user=user)
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("seat_count"))
+        .order_by("created_at", "pk")
+    )
+
+
+def games_in_progress(user):
+    """Return the public games in play anyone may watch, the latest move first (2 queries).
+
+    The games of `user` are left out: the home page lists them among theirs.
+    Each game carries `awaited`, the players it waits for (a seat has a
+    deadline exactly while the game waits for it), read without the snapshot.
+    """
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+        .defer("snapshot", "summary")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
+    )
+    if user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    games = list(games[:IN_PROGRESS_SHOWN])
+    for game in games:
+        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+    return games
 
 
 def open_tables(user):

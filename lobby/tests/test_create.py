@@ -100,3 +100,92 @@ def test_it_asks_logged_out_visitors_to_log_in(client):
 
     assert response.status_code == 302
     assert response.url.startswith(reverse("accounts:login"))
+
+
+def test_it_groups_each_paces_fields_for_the_page_to_show_only_the_chosen_one(client, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:create"))
+
+    text = response.text
+    live = text[text.index('class="pace-times pace-live"') :]
+    live = live[: live.index("</fieldset>")]
+    correspondence = text[text.index('class="pace-times pace-correspondence"') :]
+    correspondence = correspondence[: correspondence.index("</fieldset>")]
+    assert 'name="pace_seconds"' in live and 'name="pace_days"' not in live
+    assert 'name="pace_days"' in correspondence and 'name="reserve_days"' in correspondence
+    assert 'name="pace_seconds"' not in correspondence
+    assert re.search(r'<input [^>]*name="pace" value="live"[^>]* checked', text)
+    assert "style=" not in text
+
+
+def test_it_ignores_the_fields_of_the_pace_not_chosen(client, alice):
+    client.force_login(alice)
+
+    client.post(
+        reverse("lobby:create"),
+        {"seat_count": "3", "pace": "live", "pace_seconds": "30", "pace_days": "99"},
+    )
+    client.post(
+        reverse("lobby:create"),
+        {
+            "seat_count": "3",
+            "pace": "correspondence",
+            "pace_days": "7",
+            "reserve_days": "0",
+            "pace_seconds": "bogus",
+        },
+    )
+
+    live, correspondence = Game.objects.order_by("pk")
+    assert (live.pace, live.pace_seconds, live.pace_days, live.reserve_days) == ("live", 30, 3, 3)
+    assert (correspondence.pace, correspondence.pace_days) == ("correspondence", 7)
+    assert (correspondence.reserve_days, correspondence.pace_seconds) == (0, 60)
+
+
+def test_it_still_checks_the_fields_of_the_chosen_pace(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("lobby:create"), VALID | {"pace": "correspondence", "pace_days": "99"}
+    )
+
+    assert response.context["form"].errors["pace_days"]
+    assert not Game.objects.exists()
+
+
+def test_it_fills_the_empty_seats_with_computer_players_and_starts(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("lobby:create"), VALID | {"with_bots": "on", "bot_level": "random"}
+    )
+
+    game = Game.objects.get()
+    assert response.url == reverse("games:table", args=[game.code])
+    assert game.status == Game.Status.ACTIVE
+    seats = list(game.seats.select_related("user"))
+    assert len(seats) == 4
+    assert sorted(seat.user.bot_level for seat in seats) == ["", "random", "random", "random"]
+    assert game.seat_of(alice) is not None
+
+
+def test_it_refuses_a_bad_computer_level_and_creates_nothing(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("lobby:create"), VALID | {"with_bots": "on", "bot_level": "x"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["bot_level"]
+    assert not Game.objects.exists()
+
+
+def test_it_ignores_the_computer_level_without_the_computer_players(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("lobby:create"), VALID | {"bot_level": "x"})
+
+    game = Game.objects.get()
+    assert response.url == reverse("lobby:table", args=[game.code])
+    assert game.status == Game.Status.OPEN
+    assert game.seats.count() == 1

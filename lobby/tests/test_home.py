@@ -1,8 +1,12 @@
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games import rules
 from games.models import Game, Invitation
@@ -103,3 +107,89 @@ def test_it_vendors_htmx_2_and_its_ws_extension():
 
     assert 'version:"2.0.' in htmx
     assert "htmx.defineExtension('ws'" in ws
+
+
+def test_it_tells_logged_out_visitors_what_full_set_is_with_a_picture(client):
+    response = client.get(reverse("lobby:home"))
+
+    text = response.text
+    assert "Be the first to lay down three complete property sets" in text
+    assert 'href="/how-to-play/"' in text
+    assert '<img src="/static/img/table.webp"' in text
+    assert 'alt="A game in play' in text
+    assert finders.find("img/table.webp") is not None
+    assert reverse("lobby:play_computer") not in text
+
+
+def test_it_offers_a_signed_in_player_the_computer_and_a_quick_game(client, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:home"))
+
+    text = response.text
+    assert f'action="{reverse("lobby:play_computer")}"' in text
+    assert f'action="{reverse("lobby:quick_game")}"' in text
+    for level in ("random", "basic", "strong"):
+        assert f'name="level" value="{level}"' in text
+    for seats in range(2, 6):
+        assert f'name="seat_count" value="{seats}"' in text
+    assert 'name="seat_count" value="6"' not in text
+    assert text.index("Play the computer") < text.index("My tables") < text.index("Open tables")
+
+
+def test_it_lists_public_games_in_progress_for_anyone_to_watch(client, alice, bob, charlie):
+    watched = open_table(alice, bob, seat_count=2).start()
+    private = open_table(alice, bob, seat_count=2, private=True).start()
+    waiting = open_table(bob, seat_count=3)
+    ended = open_table(bob, alice, seat_count=2).start()
+    Game.objects.filter(pk=ended.pk).update(status=Game.Status.FINISHED)
+    client.force_login(charlie)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert response.context["in_progress"] == [watched]
+    text = response.text
+    assert watched.get_absolute_url() in text
+    assert private.get_absolute_url() not in text
+    assert ended.get_absolute_url() not in text
+    assert reverse("lobby:table", args=[waiting.code]) in text  # among the open tables
+    section = text[text.index("Games in progress") :]
+    assert "Alice Liddell, bob" in section
+    assert f"Turn {watched.turn_number}" in section
+    awaited = watched.seats.exclude(deadline=None).get().user
+    assert f"Waiting for {awaited.name}" in section
+
+
+def test_it_leaves_my_own_games_out_of_the_games_in_progress(client, alice, bob, charlie):
+    open_table(alice, bob, seat_count=2).start()
+    theirs = open_table(bob, charlie, seat_count=2).start()
+    client.force_login(alice)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert response.context["in_progress"] == [theirs]
+
+
+def test_it_shows_the_latest_games_in_progress_first_and_at_most_ten(client, alice, bob):
+    games = [open_table(alice, bob, seat_count=2).start() for _ in range(12)]
+    now = timezone.now()
+    for minutes, game in enumerate(games):
+        Game.objects.filter(pk=game.pk).update(last_move_at=now - timedelta(minutes=minutes))
+
+    response = client.get(reverse("lobby:home"))
+
+    assert response.context["in_progress"] == games[:10]
+
+
+def test_it_costs_the_same_queries_whatever_the_number_of_games_in_progress(
+    client, alice, bob, charlie, django_assert_num_queries
+):
+    open_table(alice, bob, seat_count=2).start()
+    client.force_login(charlie)
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("lobby:home"))
+    for _ in range(4):
+        open_table(alice, bob, seat_count=2).start()
+
+    with django_assert_num_queries(len(one.captured_queries)):
+        client.get(reverse("lobby:home"))
