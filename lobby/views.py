@@ -333,7 +333,8 @@ def games_in_progress(user):
 
     The games of `user` are left out: the home page lists them among theirs.
     Each game carries `awaited`, the players it waits for (a seat has a
-    deadline exactly while the game waits for it), read without the snapshot.
+    deadline exactly while the game waits for it), and its `round`, both read
+    without the snapshot.
     """
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, private=False)
@@ -346,6 +347,8 @@ def games_in_progress(user):
     games = list(games[:IN_PROGRESS_SHOWN])
     for game in games:
         game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+        # As the table page counts rounds (GameState.round), from the stored turn number.
+        game.round = (game.turn_number - 1) // game.seat_count + 1 if game.turn_number else 0
     return games
 
 

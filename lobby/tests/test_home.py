@@ -155,7 +155,7 @@ def test_it_lists_public_games_in_progress_for_anyone_to_watch(client, alice, bo
     assert reverse("lobby:table", args=[waiting.code]) in text  # among the open tables
     section = text[text.index("Games in progress") :]
     assert "Alice Liddell, bob" in section
-    assert f"Turn {watched.turn_number}" in section
+    assert f"Round {watched.state().round}" in section
     awaited = watched.seats.exclude(deadline=None).get().user
     assert f"Waiting for {awaited.name}" in section
 
