@@ -48,6 +48,8 @@ ACCESS = """
 lobby:home                         -         200/200      200/200      200/200      200/200
 lobby:tables                       -         200/200      200/200      200/200      200/200
 lobby:create                       -         login/login  200/200      200/200      200/200
+lobby:play_computer                -         login/login  302/200      302/200      302/200
+lobby:quick_game                   -         login/login  302/302      302/302      302/302
 lobby:your_turn                    -         login/login  200/200      200/200      200/200
 lobby:notifications                -         login/login  200/200      200/200      200/200
 lobby:read_notifications           -         login/login  302/302      302/302      302/302

@@ -292,17 +292,32 @@ table_fields = st.lists(
                     "pace_days",
                     "reserve_days",
                     "private",
+                    "with_bots",
+                    "bot_level",
+                    "level",
                     "username",
                 ]
             ),
             words,
         ),
-        st.one_of(values, st.sampled_from(["on", "live", "correspondence", "60", "3", "4"])),
+        st.one_of(
+            values, st.sampled_from(["on", "live", "correspondence", "60", "3", "4", "basic"])
+        ),
     ),
     max_size=14,
 )
 
-LOBBY_POSTS = ["create", "invite", "join", "leave", "start", "cancel", "read_notifications"]
+LOBBY_POSTS = [
+    "create",
+    "play_computer",
+    "quick_game",
+    "invite",
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "read_notifications",
+]
 
 
 @pytest.mark.django_db
@@ -314,6 +329,8 @@ def test_it_answers_any_lobby_post_without_an_error(alice, bob, clients, view, f
         table = open_table(alice, bob)  # alice's, bob seated, a seat free
         urls = {
             "create": reverse("lobby:create"),
+            "play_computer": reverse("lobby:play_computer"),
+            "quick_game": reverse("lobby:quick_game"),
             "read_notifications": reverse("lobby:read_notifications"),
         }
         url = urls.get(view) or reverse(f"lobby:{view}", args=[table.code])
@@ -327,6 +344,8 @@ def test_it_answers_any_lobby_post_without_an_error(alice, bob, clients, view, f
         assert who == "bob" and view in ("invite", "start", "cancel")  # the host's buttons
     if view == "create" and response.status_code == 200:
         assert "errorlist" in response.content.decode() and not created
+    if view == "play_computer" and response.status_code == 200:
+        assert 'role="alert"' in response.content.decode() and not created
     if view == "invite" and response.status_code == 200:
         page = response.content.decode()
         assert "errorlist" in page or "is invited" in page
