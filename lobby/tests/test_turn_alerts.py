@@ -59,7 +59,7 @@ def test_it_translates_the_words_of_the_alerts(client, alice):
     body = body_tag(client.get("/"))
 
     assert 'data-turn-title="● 轮到你了 · Full Set"' in body
-    assert 'data-turn-waiting-text="有一局在等你"' in body
+    assert 'data-turn-waiting-text="有牌局在等你"' in body
 
 
 def test_it_says_on_the_table_whether_the_game_awaits_me(client, alice, bob, charlie):
@@ -85,18 +85,6 @@ def test_it_stops_saying_so_when_the_game_is_no_longer_played(client, alice, bob
     response = client.get(game.get_absolute_url())
 
     assert 'data-awaiting-me="false"' in status_tag(response)
-
-
-def test_it_counts_the_games_waiting_for_me_in_the_header(client, alice, bob):
-    correspondence_game(alice, bob)
-
-    client.force_login(alice)
-    mine = client.get("/")
-    client.force_login(bob)
-    theirs = client.get("/")
-
-    assert 'data-your-turn="1"' in mine.text
-    assert 'data-your-turn="0"' in theirs.text
 
 
 def test_it_links_the_icon_on_every_page(client, alice):

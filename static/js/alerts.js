@@ -3,7 +3,7 @@
  * The tab's title and icon say so while it lasts: on a table, when this game
  * waits for a decision of mine (#status[data-awaiting-me], re-sent by the
  * table's socket); on other pages, while the header's badge counts games
- * waiting for me (#nav-badges[data-your-turn], re-sent by the ws/me/ socket).
+ * waiting for me (#nav-your-turn .badge, re-sent by the ws/me/ socket).
  * When a game starts waiting while the page is hidden, a short tone and a
  * browser notification, each only if switched on in the settings (attributes
  * on <body>). Only whether a game waits for me is used, nothing of any hand.
@@ -35,8 +35,9 @@
   }
 
   function gamesWaiting() {
-    var badges = document.getElementById("nav-badges");
-    return badges ? parseInt(badges.getAttribute("data-your-turn"), 10) || 0 : 0;
+    // The header's badge shows the count, and is left out when nothing waits.
+    var badge = document.querySelector("#nav-your-turn .badge");
+    return badge ? parseInt(badge.textContent, 10) || 0 : 0;
   }
 
   function tableText() {
@@ -161,7 +162,7 @@
     subtree: true,
     childList: true,
     attributes: true,
-    attributeFilter: ["data-awaiting-me", "data-your-turn"],
+    attributeFilter: ["data-awaiting-me"],
   });
 
   // --- the settings page: ask for permission only when the player clicks ----------------------
