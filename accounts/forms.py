@@ -49,7 +49,17 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "email", "language", "email_notifications", "email_digest"]
+        fields = [
+            "display_name",
+            "email",
+            "language",
+            "email_notifications",
+            "email_digest",
+            "turn_sound",
+            "turn_browser_notification",
+            "show_table_hints",
+        ]
+        labels = {"show_table_hints": _("Show first-game hints on the table")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,9 +1,16 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 urlpatterns = [
     path("", include("lobby.urls")),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("admin/", admin.site.urls),
+    # Pages link their icon (templates/base.html); browsers still ask for this
+    # address on responses that are not pages (the admin, JSON). Lazy: the
+    # hashed name exists only once the app is ready.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"))),
 ]

@@ -266,6 +266,8 @@ def present(view, user_names):
         "plays_left": view["plays_left"],
         "current_name": names[view["current"]],
         "my_turn": me is not None and view["current"] == me and view["phase"] == "play",
+        # Whether the game waits for any decision of mine (public: the tab title says so).
+        "awaiting_me": me is not None and any(a["seat"] == me for a in view["awaiting"]),
         "over": view["outcome"] is not None,
         "outcome": _outcome(view, names),
         "pending": _pending(view, names, cards, places),

@@ -179,3 +179,72 @@ def test_it_hands_the_language_back_to_the_browser(client, alice):
 
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""
     assert '<html lang="en">' in page.text
+
+
+def test_it_leaves_the_turn_alerts_off_by_default(client, alice):
+    client.force_login(alice)
+
+    page = client.get(URL)
+
+    assert alice.turn_sound is False and alice.turn_browser_notification is False
+    assert 'id="id_turn_sound">' in page.text
+    assert 'id="id_turn_browser_notification">' in page.text
+    assert "Play a short sound when a game starts waiting for me" in page.text
+    assert 'id="notification-permission"' not in page.text
+
+
+def test_it_saves_the_turn_sound_and_the_browser_notification(client, alice):
+    client.force_login(alice)
+
+    client.post(URL, _form(turn_sound="on", turn_browser_notification="on"))
+    page = client.get(URL)
+
+    alice.refresh_from_db()
+    assert alice.turn_sound is True
+    assert alice.turn_browser_notification is True
+    assert 'id="id_turn_sound" checked>' in page.text
+    # The browser is asked for permission only from a click, once the setting is saved.
+    assert 'id="notification-permission" class="notification-permission" hidden>' in page.text
+    assert "Allow notifications in this browser" in page.text
+
+
+def test_it_turns_the_turn_alerts_off_again(client, alice):
+    alice.turn_sound = alice.turn_browser_notification = True
+    alice.save()
+    client.force_login(alice)
+
+    client.post(URL, _form())
+
+    alice.refresh_from_db()
+    assert alice.turn_sound is False
+    assert alice.turn_browser_notification is False
+
+
+def test_it_switches_the_table_hints(client, alice):
+    client.force_login(alice)
+
+    page = client.get(URL)
+    client.post(URL, _form())
+    alice.refresh_from_db()
+    hidden = alice.show_table_hints
+    client.post(URL, _form(show_table_hints="on"))
+    alice.refresh_from_db()
+
+    assert '<label for="id_show_table_hints">Show first-game hints on the table:</label>' in (
+        page.text
+    )
+    assert 'id="id_show_table_hints" checked>' in page.text, "on by default"
+    assert hidden is False
+    assert alice.show_table_hints is True
+
+
+def test_it_offers_the_turn_alerts_in_chinese(client, alice):
+    alice.language = "zh-hans"
+    alice.turn_browser_notification = True
+    alice.save()
+    client.force_login(alice)
+
+    page = client.get(URL)
+
+    assert '<label for="id_turn_sound">轮到我时播放提示音:</label>' in page.text
+    assert "允许此浏览器显示通知" in page.text
