@@ -8,9 +8,8 @@ STAMP := $(VENV)/.requirements-installed
 
 run: $(STAMP)
 	$(PYTHON) manage.py migrate
-	@# The worker applies timeouts (and sends emails) beside the web server; both stop together.
-	$(PYTHON) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	$(PYTHON) manage.py runserver 127.0.0.1:8000
+	@# One process: the server runs the worker (timeouts, bot moves, emails) inside itself.
+	WORKER_IN_SERVER=1 $(PYTHON) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

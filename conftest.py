@@ -73,14 +73,16 @@ def _fresh_connections():
 
 
 @pytest.fixture
-def live_asgi_server(transactional_db, django_db_blocker):
+def live_asgi_server(transactional_db, django_db_blocker, settings):
     """Serve the whole ASGI application (HTTP and WebSockets) from a Daphne process.
 
     pytest-django's live_server is WSGI-only and cannot serve sockets. The
     server is forked after the test database exists, so it uses that
     database as it is (the settings already name it; Channels' own helper
-    would prefix "test_" once more on PostgreSQL).
+    would prefix "test_" once more on PostgreSQL). It runs no worker: the
+    tests make the worker's moves themselves, when they choose.
     """
+    settings.WORKER_IN_SERVER = False  # the forked server reads it as it starts
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler

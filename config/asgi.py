@@ -16,6 +16,7 @@ from django.urls import path  # noqa: E402
 
 from config.echo import EchoConsumer  # noqa: E402
 from games.consumers import GameConsumer  # noqa: E402
+from games.worker import run_inside_server  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
 
 # Socket routes (the game consumer) are added here as the apps grow them.
@@ -36,3 +37,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# This is the module a Daphne server loads before it runs: without Redis, the
+# worker's rounds run in this process (settings.WORKER_IN_SERVER), once its
+# reactor runs.
+run_inside_server()

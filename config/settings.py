@@ -205,6 +205,13 @@ if env("REDIS_URL"):
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The worker (timeouts, bot moves, emails) broadcasts its moves through the
+# channel layer. The in-memory layer reaches only the sockets of the process
+# that sends, so without Redis the worker runs inside the web server process
+# (games/worker.py); with Redis it is a process of its own (manage.py worker,
+# started by manage.py serve).
+WORKER_IN_SERVER = envbool("WORKER_IN_SERVER", not env("REDIS_URL"))
+
 # The login throttle counts failures here, so every server process must share
 # it: Redis when there is one.
 if env("REDIS_URL"):

@@ -277,10 +277,14 @@ class Game(models.Model):
         Idempotent: under the game lock the deadline is read again, so a
         deadline enforced twice, or one that a player's move has just met,
         applies nothing. Return whether a move was applied.
+
+        The clock is read under the lock (unless `now` is given): the
+        deadlines this move starts count from the moment it is made and
+        broadcast, not from before the moves the worker made ahead of it.
         """
-        now = now or timezone.now()
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
+            now = now or timezone.now()
             if game.status != Game.Status.ACTIVE:
                 return False
             seats = list(game.seats.all())
@@ -455,9 +459,14 @@ def _decisions(state):
 
 
 def enforce_deadlines(now=None):
-    """Apply the default move of every seat whose time and reserve have run out."""
-    now = now or timezone.now()
-    due = Seat.objects.filter(timeout_at__lte=now, game__status=Game.Status.ACTIVE)
+    """Apply the default move of every seat whose time and reserve have run out.
+
+    Without `now`, each game reads the clock as its move is made (see
+    Game.enforce_deadline).
+    """
+    due = Seat.objects.filter(
+        timeout_at__lte=now or timezone.now(), game__status=Game.Status.ACTIVE
+    )
     applied = 0
     for game_id, position in due.values_list("game_id", "position").order_by("timeout_at"):
         try:

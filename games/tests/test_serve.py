@@ -34,7 +34,7 @@ def manage_serve(*args, log, **env):
 class Serve:
     """A running `manage.py serve` on a free port, using this test's database."""
 
-    def __init__(self, processes, log, **env):
+    def __init__(self, processes, log, *args, wait_for_worker=True, **env):
         self.port = free_port()
         self.log = log
         if connection.vendor == "sqlite":
@@ -42,11 +42,22 @@ class Serve:
         else:
             env["DATABASE_URL"] = database_url(connection.settings_dict)
         self.process = manage_serve(
-            "--processes", str(processes), "--port", str(self.port), log=log, **env
+            "--processes", str(processes), "--port", str(self.port), *args, log=log, **env
         )
         # The socket listens before any Daphne is up: connections wait in its
-        # backlog until one accepts them.
-        wait_until(lambda: len(self.pids()) == processes and self.pids("worker"), timeout=60)
+        # backlog until one accepts them. Without Redis the worker runs inside
+        # the Daphne process, with Redis apart.
+        worker_apart = bool(env.get("REDIS_URL", os.environ.get("REDIS_URL")))
+        wait_until(
+            lambda: (
+                len(self.pids()) == processes
+                and (
+                    not wait_for_worker
+                    or (self.pids("worker") if worker_apart else self.workers_inside())
+                )
+            ),
+            timeout=60,
+        )
 
     def output(self):
         return Path(self.log).read_text()
@@ -57,6 +68,13 @@ class Serve:
         for slot, pid in re.findall(rf"Serve: ({name} ?\d*) started \(pid (\d+)\)", self.output()):
             started[slot] = int(pid)  # the last one started in each slot
         return sorted(started.values())
+
+    def workers_inside(self):
+        """Return the pids of the Daphne processes that said they run the worker."""
+        return [
+            int(pid)
+            for pid in re.findall(r"Worker: inside this server \(pid (\d+)\)", self.output())
+        ]
 
     def get(self, path="/"):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -76,8 +94,8 @@ def serve(transactional_db, tmp_path):
     """Return a function starting `manage.py serve`; every one is stopped after the test."""
     started = []
 
-    def start(processes, **env):
-        server = Serve(processes, tmp_path / f"serve-{len(started)}.log", **env)
+    def start(processes, *args, **env):
+        server = Serve(processes, tmp_path / f"serve-{len(started)}.log", *args, **env)
         started.append(server)
         return server
 
@@ -130,12 +148,13 @@ def test_it_refuses_several_processes_without_redis(tmp_path):
     assert "More than one server process needs REDIS_URL" in log.read_text()
 
 
-def test_it_serves_with_one_process_and_the_worker_and_restarts_what_dies(serve):
+def test_it_serves_with_one_process_running_the_worker_inside_and_restarts_it(serve):
     server = serve(1, REDIS_URL=None)
     _conn, status = server.get()
     assert status == 200
     [daphne] = server.pids()
-    [worker] = server.pids("worker")
+    assert server.workers_inside() == [daphne]
+    assert server.pids("worker") == [], "no worker process beside it"
 
     os.kill(daphne, signal.SIGKILL)
     wait_until(lambda: server.pids() != [daphne])
@@ -144,9 +163,17 @@ def test_it_serves_with_one_process_and_the_worker_and_restarts_what_dies(serve)
     assert status == 200
     assert f"daphne 1 (pid {daphne}) exited with code -9; starting it again." in server.output()
     [restarted] = server.pids()
+    wait_until(lambda: server.workers_inside() == [daphne, restarted])
     server.stop()
     assert server.process.returncode == 0
-    wait_until(lambda: not alive(restarted) and not alive(worker), timeout=15)
+    wait_until(lambda: not alive(restarted), timeout=15)
+
+
+def test_it_runs_no_worker_inside_when_told_one_runs_elsewhere(serve):
+    server = serve(1, "--no-worker", REDIS_URL=None, wait_for_worker=False)
+    _conn, status = server.get()
+    assert status == 200
+    assert server.workers_inside() == [] and server.pids("worker") == []
 
 
 @pytest.mark.redis

@@ -1,5 +1,11 @@
-"""Serve the site in production: several Daphne processes on one address, plus the worker."""
+"""Serve the site in production: several Daphne processes on one address, plus the worker.
 
+With Redis the worker is a process of its own beside the Daphne processes;
+with the in-memory channel layer (one Daphne process only) it runs inside
+that process, the only one whose sockets its broadcasts reach.
+"""
+
+import os
 import signal
 import socket
 import subprocess
@@ -9,7 +15,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-IN_MEMORY_LAYER = "channels.layers.InMemoryChannelLayer"
+from games.worker import in_memory_layer
+
 # A process that dies is started again, but never sooner than this after its
 # last start, so that one failing at start-up does not spin.
 RESTART_DELAY = 2.0
@@ -58,8 +65,11 @@ class Command(BaseCommand):
         daphne.append("config.asgi:application")
 
         commands = {f"daphne {n}": daphne for n in range(1, processes + 1)}
-        if not no_worker:
+        worker_inside = in_memory_layer() and not no_worker
+        if not in_memory_layer() and not no_worker:
             commands["worker"] = [sys.executable, str(settings.BASE_DIR / "manage.py"), "worker"]
+        # Said explicitly, so that an exported WORKER_IN_SERVER never starts one per process.
+        environ = {**os.environ, "WORKER_IN_SERVER": "1" if worker_inside else "0"}
 
         stopping = []
         signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
@@ -69,14 +79,18 @@ class Command(BaseCommand):
 
         def start(name):
             children[name] = subprocess.Popen(
-                commands[name], cwd=settings.BASE_DIR, pass_fds=[listener.fileno()]
+                commands[name], cwd=settings.BASE_DIR, env=environ, pass_fds=[listener.fileno()]
             )
             started[name] = time.monotonic()
             self.log(f"Serve: {name} started (pid {children[name].pid}).")
 
         self.log(
             f"Serve: http://{host}:{port}/ with {processes} Daphne process(es)"
-            + ("" if no_worker else " and the worker")
+            + (
+                " and the worker inside it"
+                if worker_inside
+                else ("" if no_worker else " and the worker")
+            )
             + "."
         )
         for name in commands:
@@ -109,7 +123,7 @@ class Command(BaseCommand):
 def check_can_serve(processes):
     if processes < 1:
         raise CommandError("--processes must be 1 or more.")
-    if processes > 1 and settings.CHANNEL_LAYERS["default"]["BACKEND"] == IN_MEMORY_LAYER:
+    if processes > 1 and in_memory_layer():
         raise CommandError(
             "More than one server process needs REDIS_URL: the in-memory channel layer "
             "cannot pass a move made in one process to the sockets held by another."

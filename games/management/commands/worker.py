@@ -1,26 +1,20 @@
-"""The worker that runs beside the web server: timeouts, bot moves and emails, no browser needed."""
+"""The worker as a process of its own, beside the web servers: timeouts, bot moves and emails."""
 
-import logging
 import time
 
-from django.core.management.base import BaseCommand
-from django.db import close_old_connections
-from django.utils import timezone
+from django.core.management.base import BaseCommand, CommandError
 
-from games.bots import play_bot_moves
-from games.emails import send_due_emails
-from games.models import enforce_deadlines
+from games.worker import INTERVAL, JOBS, in_memory_layer, run_round
 
-log = logging.getLogger(__name__)
+__all__ = ["JOBS", "Command"]
 
-# What one round does, in order, each with what its count means. Deadlines and
-# moves live in the database, so a restarted worker catches up at once; the
-# emails come last, so that they tell whose move it is after the round's moves.
-JOBS = [
-    (enforce_deadlines, "timeout(s) applied"),
-    (play_bot_moves, "bot move(s) made"),
-    (send_due_emails, "email(s) sent"),
-]
+IN_MEMORY_REFUSAL = (
+    "With the in-memory channel layer (no REDIS_URL) only the web server's own process "
+    "reaches its browsers, so the server runs the worker itself (WORKER_IN_SERVER): the "
+    "moves of a worker in another process would show only when the sockets check "
+    "themselves, about 20 s late. Set REDIS_URL to run the worker apart, or run one "
+    "round with --once."
+)
 
 
 class Command(BaseCommand):
@@ -29,22 +23,27 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="Run one round and exit.")
         parser.add_argument(
-            "--interval", type=float, default=0.5, help="Seconds between rounds (default 0.5)."
+            "--interval",
+            type=float,
+            default=INTERVAL,
+            help=f"Seconds between rounds (default {INTERVAL:g}).",
         )
 
-    def handle(self, *args, once=False, interval=0.5, **options):
+    def handle(self, *args, once=False, interval=INTERVAL, **options):
+        if in_memory_layer():
+            # A second loop making moves beside the server's own, unheard by
+            # its browsers: refused. One round by hand (a catch-up, the tests) is
+            # harmless, but its moves are not seen at once either.
+            if not once:
+                raise CommandError(IN_MEMORY_REFUSAL)
+            self.stderr.write(
+                "Warning: the in-memory channel layer cannot pass this round's moves to "
+                "the browsers of a server in another process; they see them within about 20 s."
+            )
         if not once:
             self.stdout.write(f"Worker: timeouts, bot moves and emails every {interval:g} s.")
         while True:
-            close_old_connections()
-            for job, done in JOBS:
-                try:
-                    count = job(timezone.now())
-                except Exception:  # e.g. the database briefly away: the next round retries
-                    log.exception("Worker: %s failed; trying again next round", job.__name__)
-                    continue
-                if count:
-                    self.stdout.write(f"Worker: {count} {done}.")
+            run_round(report=lambda count, done: self.stdout.write(f"Worker: {count} {done}."))
             if once:
                 return
             time.sleep(interval)
