@@ -12,5 +12,5 @@ urlpatterns = [
     # Pages link their icon (templates/base.html); browsers still ask for this
     # address on responses that are not pages (the admin, JSON). Lazy: the
     # hashed name exists only once the app is ready.
-    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"))),
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg")), name="favicon"),
 ]

@@ -120,7 +120,10 @@ def run_inside_server():
     the setting is read when the reactor starts. The reactor waits for the
     round under way before it shuts down.
     """
-    from twisted.internet import defer, reactor  # daphne installed its asyncio reactor
+    # Daphne's server module installs Twisted's asyncio reactor; import it first, so that
+    # importing this module anywhere (a test) never installs Twisted's default one.
+    import daphne.server  # noqa: F401
+    from twisted.internet import defer, reactor
 
     def start():
         if not settings.WORKER_IN_SERVER:

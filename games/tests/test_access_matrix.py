@@ -95,6 +95,8 @@ lobby:invite                       active    login/login  403/403      403/403  
 lobby:invite                       finished  login/login  403/403      403/403      302/302
 lobby:invite                       missing   login/login  404/404      404/404      404/404
 
+favicon                            -         302/302      302/302      302/302      302/302
+
 accounts:signup                    -         200/200      302/302      302/302      302/302
 accounts:login                     -         200/200      302/302      302/302      302/302
 accounts:logout                    -         405/302      405/302      405/302      405/302
