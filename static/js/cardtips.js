@@ -1,0 +1,56 @@
+// Full Set: a long press on a card shows what it does. A mouse shows a card's
+// tooltip (.card-tip) on hover and a keyboard on focus, with CSS alone; a
+// touch screen has neither, so holding a card for a moment opens its tooltip
+// (class "tip-open") until the next touch or Escape. The click that ends a
+// long press does not open the card's menu.
+(function () {
+  "use strict";
+
+  const HOLD_MS = 450;
+  let timer = null;
+  let opened = null;
+  let swallowClick = false;
+
+  function close() {
+    if (opened) opened.classList.remove("tip-open");
+    opened = null;
+  }
+
+  function cancel() {
+    clearTimeout(timer);
+    timer = null;
+  }
+
+  document.addEventListener("touchstart", function (event) {
+    swallowClick = false;
+    close();
+    cancel();
+    const card = event.target.closest && event.target.closest("[data-card-tip]");
+    if (!card) return;
+    timer = setTimeout(function () {
+      card.classList.add("tip-open");
+      opened = card;
+      swallowClick = true;
+    }, HOLD_MS);
+  }, { passive: true });
+
+  document.addEventListener("touchmove", cancel, { passive: true });
+  document.addEventListener("touchend", cancel);
+  document.addEventListener("touchcancel", cancel);
+
+  document.addEventListener("click", function (event) {
+    if (!swallowClick) return;
+    swallowClick = false;
+    event.preventDefault();
+    event.stopPropagation();
+  }, true);
+
+  // A long press would otherwise open the browser's own menu over the tooltip.
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest && event.target.closest("[data-card-tip]")) event.preventDefault();
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") close();
+  });
+})();
