@@ -8,6 +8,7 @@ apart.
 
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
 
 from games.board import card
 from games.cardnames import colour_name
@@ -80,6 +81,7 @@ def rent_rows():
     return rows
 
 
+@require_safe
 def how_to_play(request):
     house, hotel = building_bonus(False)
     enhanced_house, enhanced_hotel = building_bonus(True)

@@ -1,8 +1,8 @@
 // Full Set: a long press on a card shows what it does. A mouse shows a card's
 // tooltip (.card-tip) on hover and a keyboard on focus, with CSS alone; a
 // touch screen has neither, so holding a card for a moment opens its tooltip
-// (class "tip-open") until the next touch or Escape. The click that ends a
-// long press does not open the card's menu.
+// (class "tip-open") until the next touch or Escape, even across a redraw.
+// The click that ends a long press does not open the card's menu.
 (function () {
   "use strict";
 
@@ -10,6 +10,12 @@
   let timer = null;
   let opened = null;
   let swallowClick = false;
+
+  // The same card in a fragment a socket update has just swapped in, if it is still there.
+  function drawnAgain(card) {
+    const tip = card.getAttribute("aria-describedby");
+    return document.querySelector('[data-card-tip][aria-describedby="' + tip + '"]');
+  }
 
   function close() {
     if (opened) opened.classList.remove("tip-open");
@@ -28,8 +34,8 @@
     const card = event.target.closest && event.target.closest("[data-card-tip]");
     if (!card) return;
     timer = setTimeout(function () {
-      card.classList.add("tip-open");
-      opened = card;
+      opened = card.isConnected ? card : drawnAgain(card);
+      if (opened) opened.classList.add("tip-open");
       swallowClick = true;
     }, HOLD_MS);
   }, { passive: true });
@@ -48,6 +54,13 @@
   // A long press would otherwise open the browser's own menu over the tooltip.
   document.addEventListener("contextmenu", function (event) {
     if (event.target.closest && event.target.closest("[data-card-tip]")) event.preventDefault();
+  });
+
+  // A socket update redraws the cards: keep the open text open on the new drawing.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!opened || opened.isConnected) return;
+    opened = drawnAgain(opened);
+    if (opened) opened.classList.add("tip-open");
   });
 
   document.addEventListener("keydown", function (event) {
