@@ -66,6 +66,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("settings/", views.settings_page, name="settings"),
+    path("settings/hide-table-hints/", views.hide_table_hints, name="hide_table_hints"),
     path("u/<username:username>/", views.profile, name="profile"),
     path("u/<username:username>/vs/<username:other>/", views.versus, name="versus"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),

@@ -4,10 +4,12 @@ from django.contrib.auth import login, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from accounts.forms import LoginForm, SettingsForm, SignupForm
 from accounts.models import Edition, Rating, User
@@ -143,6 +145,18 @@ def settings_page(request):
         form = SettingsForm(instance=request.user)
 
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_POST
+def hide_table_hints(request):
+    """Stop showing the first-game hints on the game tables, for this user only."""
+    request.user.show_table_hints = False
+    request.user.save(update_fields=["show_table_hints"])
+    if request.htmx:
+        # The hint strip asked with hx-target on itself: an empty answer removes it.
+        return HttpResponse("")
+    return redirect(_next_url(request))
 
 
 def _remember_language(response, language):

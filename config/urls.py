@@ -4,10 +4,13 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
+from games.howto import how_to_play
+
 urlpatterns = [
     path("", include("lobby.urls")),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("how-to-play/", how_to_play, name="how_to_play"),
     path("admin/", admin.site.urls),
     # Pages link their icon (templates/base.html); browsers still ask for this
     # address on responses that are not pages (the admin, JSON). Lazy: the

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from games import rules
 from games.cardnames import colour_name, kind_name
+from games.cardtexts import CARD_TEXTS
 from games.log import recent_moves
 from games.memo import Memo
 from games.rules.cards import (
@@ -195,10 +196,14 @@ def card(data, as_colour=""):
         "name": kind_name(kind.id),
         "category": kind.category,
         "colours": colours,
+        "colour_names": [colour_name(c) for c in colours],
         "rainbow": rainbow,
         "wild": kind.is_wild,
         "as_colour": as_colour,
         "as_colour_name": colour_name(as_colour) if as_colour else "",
+        # What the card does (its face and its tooltip), and its face's CSS class.
+        "text": CARD_TEXTS[kind.id],
+        "face": kind.id.replace(":", "-").replace("/", "-"),
     }
 
 

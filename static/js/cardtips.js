@@ -1,0 +1,69 @@
+// Full Set: a long press on a card shows what it does. A mouse shows a card's
+// tooltip (.card-tip) on hover and a keyboard on focus, with CSS alone; a
+// touch screen has neither, so holding a card for a moment opens its tooltip
+// (class "tip-open") until the next touch or Escape, even across a redraw.
+// The click that ends a long press does not open the card's menu.
+(function () {
+  "use strict";
+
+  const HOLD_MS = 450;
+  let timer = null;
+  let opened = null;
+  let swallowClick = false;
+
+  // The same card in a fragment a socket update has just swapped in, if it is still there.
+  function drawnAgain(card) {
+    const tip = card.getAttribute("aria-describedby");
+    return document.querySelector('[data-card-tip][aria-describedby="' + tip + '"]');
+  }
+
+  function close() {
+    if (opened) opened.classList.remove("tip-open");
+    opened = null;
+  }
+
+  function cancel() {
+    clearTimeout(timer);
+    timer = null;
+  }
+
+  document.addEventListener("touchstart", function (event) {
+    swallowClick = false;
+    close();
+    cancel();
+    const card = event.target.closest && event.target.closest("[data-card-tip]");
+    if (!card) return;
+    timer = setTimeout(function () {
+      opened = card.isConnected ? card : drawnAgain(card);
+      if (opened) opened.classList.add("tip-open");
+      swallowClick = true;
+    }, HOLD_MS);
+  }, { passive: true });
+
+  document.addEventListener("touchmove", cancel, { passive: true });
+  document.addEventListener("touchend", cancel);
+  document.addEventListener("touchcancel", cancel);
+
+  document.addEventListener("click", function (event) {
+    if (!swallowClick) return;
+    swallowClick = false;
+    event.preventDefault();
+    event.stopPropagation();
+  }, true);
+
+  // A long press would otherwise open the browser's own menu over the tooltip.
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest && event.target.closest("[data-card-tip]")) event.preventDefault();
+  });
+
+  // A socket update redraws the cards: keep the open text open on the new drawing.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!opened || opened.isConnected) return;
+    opened = drawnAgain(opened);
+    if (opened) opened.classList.add("tip-open");
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") close();
+  });
+})();
