@@ -6,6 +6,8 @@ kinds of its public card ids and, for answers, the action being answered
 the draw pile stay secret: only their number is told.
 """
 
+from django.db.models import Window
+from django.db.models.functions import RowNumber
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
@@ -38,7 +40,8 @@ def move_log(game, names, deck, length=15, before=None):
     `names` lists the players' names by seat, `deck` the card kinds by id;
     with `before` (a move number) the last moves are those numbered below it.
     """
-    window = game.moves.order_by("-n")
+    # Numbered as the review numbers them: by position in the log (move numbers `n` may skip).
+    window = game.moves.annotate(index=Window(RowNumber(), order_by="n")).order_by("-n")
     if before is not None:
         window = window.filter(n__lt=before)
     moves = list(window[:length])[::-1]
@@ -95,13 +98,20 @@ class _Teller:
         return ", ".join(str(self.card(c)) for c in card_ids)
 
     def line(self, m):
-        """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts."""
+        """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts.
+
+        A row numbered by its position in the log (`index`, as the review numbers moves)
+        keeps that number.
+        """
         text = self.tell(m.seat, m.move)
         if m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
             text = _("%(text)s (absent)") % {"text": text}
-        return {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
+        line = {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
+        if hasattr(m, "index"):
+            line["index"] = m.index
+        return line
 
     def tell(self, seat, move):
         kind = move.get("kind")

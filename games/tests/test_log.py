@@ -1,11 +1,18 @@
 """The last moves in words: built from the move log and public card data only."""
 
+import html
+import random
+import re
+
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
-from games.log import _Teller, move_log
+from games.log import _Teller, full_log, move_log
 from games.models import Move
 from games.rules.cards import build_deck
+from games.tests.review_helpers import started_game
+from games.tests.test_move_queries import play_random
 
 DECK = build_deck(1, True)
 BASE_DECK = build_deck(1, False)
@@ -146,3 +153,31 @@ def test_it_does_not_break_on_a_move_it_cannot_read():
         "alice made a move",
         "bob made a move",
     ]
+
+
+@pytest.mark.django_db
+def test_it_numbers_the_table_s_last_moves_as_the_review_does(client, alice, bob):
+
+    game = started_game([alice, bob])
+    play_random(game, 10, random.Random(5))
+    # Taking a seat back makes a new version without a move: move numbers skip one.
+    seat = game.seats.get(position=1)
+    seat.absent = True
+    seat.save()
+    game.come_back(bob)
+    play_random(game, 25, random.Random(6))
+    rows = list(game.moves.order_by("n"))
+    assert rows[-1].n > len(rows)  # the numbers `n` no longer count the moves
+    client.force_login(alice)
+
+    with translation.override("en"):
+        page = client.get(reverse("games:table", args=[game.code])).content.decode()
+        every = full_log(rows, ["alice", "bob"], game.state().deck)
+
+    log = page[page.index('id="log"') :]
+    shown = [
+        (int(v), html.unescape(t)) for v, t in re.findall(r'<li value="(\d+)">(.*?)</li>', log)
+    ]
+    assert [number for number, _text in shown] == list(range(len(rows), len(rows) - 15, -1))
+    # The review numbers its moves 1, 2, ... in the order of the log (games/review.py).
+    assert all(text == every[number - 1]["text"] for number, text in shown)
