@@ -1,5 +1,6 @@
 """The last moves in words: built from the move log and public card data only."""
 
+import copy
 import html
 import random
 import re
@@ -8,9 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.log import _Teller, full_log, move_log
+from games import log, rules
+from games.log import _Teller, dealt_state, full_log, move_log
 from games.models import Move
+from games.rules.bots import random_move
 from games.rules.cards import build_deck
+from games.rules.position import card_in, position
 from games.tests.review_helpers import started_game
 from games.tests.test_move_queries import play_random
 
@@ -172,7 +176,7 @@ def test_it_numbers_the_table_s_last_moves_as_the_review_does(client, alice, bob
 
     with translation.override("en"):
         page = client.get(reverse("games:table", args=[game.code])).content.decode()
-        every = full_log(rows, ["alice", "bob"], game.state().deck)
+        every = full_log(rows, ["alice", "bob"], game.state().deck, dealt_state(game))
 
     log = page[page.index('id="log"') :]
     shown = [
@@ -181,3 +185,123 @@ def test_it_numbers_the_table_s_last_moves_as_the_review_does(client, alice, bob
     assert [number for number, _text in shown] == list(range(len(rows), len(rows) - 15, -1))
     # The review numbers its moves 1, 2, ... in the order of the log (games/review.py).
     assert all(text == every[number - 1]["text"] for number, text in shown)
+
+
+RENT_POSITION = """
+players: alice bob dave
+turn: alice
+plays: 3
+alice hand: rent:red/yellow rent:any double_rent double_rent
+alice table: yellow: yellow yellow; red: red; green: green green green +house +hotel
+bob bank: 10M
+dave bank: 5M
+"""
+
+
+def tell_rent(text, colour, doubles=0, target=None):
+    """Tell alice's rent of `colour` in the position `text`, with the engine state known."""
+    state = position(text)
+    rent = card_in(state, "alice", "hand", "rent:any" if target else "rent:red/yellow")
+    move = {"kind": "play", "card": rent, "colour": colour}
+    move["cards"] = [card_in(state, "alice", "hand", "double_rent", i) for i in range(doubles)]
+    if target is not None:
+        move["targets"] = [target]
+    teller = _Teller(NAMES, state.deck, state)
+    with translation.override("en"):
+        return teller.tell(0, move), state.pending.amount
+
+
+@pytest.mark.parametrize(
+    "colour, doubles, target, text",
+    [
+        ("yellow", 0, None, "alice charged everyone 4M yellow rent"),
+        ("red", 0, None, "alice charged everyone 2M red rent"),
+        ("yellow", 1, None, "alice charged everyone 8M yellow rent (doubled)"),
+        ("yellow", 2, None, "alice charged everyone 16M yellow rent (doubled 2 times)"),
+        ("red", 0, 1, "alice charged bob 2M red rent"),
+        ("green", 1, 2, "alice charged dave 28M green rent (doubled)"),
+    ],
+)
+def test_it_tells_the_amount_each_payer_owes_for_rent(colour, doubles, target, text):
+    told, owed = tell_rent(RENT_POSITION, colour, doubles, target)
+
+    assert told == text
+    assert f" {owed}M " in told
+
+
+def test_it_tells_the_enhanced_edition_s_rent_with_its_buildings():
+    # Enhanced edition: a House adds 4 and a Hotel 5 (RULES.md section 8).
+    text = "options: enhanced\n" + RENT_POSITION.replace("rent:red/yellow", "rent:dark_blue/green")
+    state = position(text)
+    rent = card_in(state, "alice", "hand", "rent:dark_blue/green")
+    teller = _Teller(NAMES, state.deck, state)
+
+    with translation.override("en"):
+        told = teller.tell(0, {"kind": "play", "card": rent, "colour": "green"})
+
+    assert told == "alice charged everyone 16M green rent"
+
+
+def test_it_tells_the_amount_in_chinese():
+    state = position(RENT_POSITION)
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+    teller = _Teller(NAMES, state.deck, state)
+
+    with translation.override("zh-hans"):
+        told = teller.tell(0, {"kind": "play", "card": rent, "colour": "yellow"})
+
+    assert told == "alice 向所有人收取黄色租金 4M"
+
+
+def test_it_leaves_the_amount_out_when_the_log_does_not_fit_the_state():
+    state = position(RENT_POSITION)
+    teller = _Teller(NAMES, state.deck, state)
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+
+    with translation.override("en"):
+        # bob cannot move in alice's turn: the state is dropped, the sentence stays whole.
+        assert teller.tell(1, {"kind": "end"}) == "bob ended the turn"
+        assert teller.tell(0, {"kind": "play", "card": rent, "colour": "yellow"}) == (
+            "alice charged everyone yellow rent"
+        )
+
+
+def play_until_rent(game, rng, render=None):
+    """Play random moves through Game.play until a rent is charged; return what it charged."""
+    while True:
+        state = game.state()
+        seat = rng.choice(rules.awaiting(state))[0]
+        move = random_move(state, seat, rng)
+        _after, events = rules.apply(copy.deepcopy(state), seat, move)
+        game.play(seat, move)
+        if render:
+            render()
+        charged = [e for e in events if e["type"] == "play" and e["effect"] == "rent"]
+        if charged:
+            return charged[0]["amount"], rules.Move.from_json(move.to_json())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("drawn_every_move", [True, False], ids=["drawn", "cold"])
+def test_it_tells_the_rent_of_a_real_game_on_the_table_and_the_whole_log(
+    client, alice, bob, drawn_every_move, monkeypatch
+):
+    game = started_game([alice, bob])
+    if drawn_every_move:
+        # A table drawn at every version knows the state before the rent: no replay.
+        monkeypatch.setattr(log, "dealt_state", lambda game: pytest.fail("replayed"))
+    client.force_login(alice)
+    table = reverse("games:table", args=[game.code])
+
+    def render():
+        with translation.override("en"):
+            client.get(table)
+
+    amount, _move = play_until_rent(game, random.Random(8), render if drawn_every_move else None)
+
+    with translation.override("en"):
+        page = html.unescape(client.get(table).content.decode())
+        whole = html.unescape(client.get(reverse("games:log", args=[game.code])).content.decode())
+    sentence = re.search(r"(alice|bob) charged (everyone|alice|bob) (\d+)M \w[\w ]* rent", page)
+    assert sentence and int(sentence.group(3)) == amount, page[page.index('id="log"') :]
+    assert sentence.group(0) in whole
