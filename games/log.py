@@ -57,7 +57,15 @@ def move_log(game, names, deck, length=15, before=None):
     if start is not None:
         earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
     told = earlier + moves
-    rent = next((i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)), None)
+    rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
+    if before is None and rents:
+        # The rent waiting for answers now says its amount in the game's state.
+        pending = _pending_rent(game)
+        last = told[rents[-1]]
+        if pending and pending[0] == last.move["card"]:
+            teller.amounts[last.n] = pending[1]
+            rents.pop()
+    rent = rents[0] if rents else None
     lines = []
     for i, m in enumerate(told):
         if i == rent:
@@ -67,6 +75,14 @@ def move_log(game, names, deck, length=15, before=None):
         else:
             lines.append(teller.line(m))
     return lines
+
+
+def _pending_rent(game):
+    """Return (card, amount) of the rent `game` waits for answers to now, or None."""
+    if game.snapshot is None or not game.snapshot.get("pending"):
+        return None
+    pending = rules.GameState.from_json(game.snapshot).pending
+    return (pending.card, pending.amount) if pending.effect == RENT else None
 
 
 def _is_rent(move, deck):
@@ -152,6 +168,7 @@ class _Teller:
         self.just_say_nos = {}  # share -> Just Say Nos played in its chain
         self.state = state  # the engine state before the next move told, when known
         self.amount = None  # the amount the move being told charges, when known
+        self.amounts = {}  # move number -> the amount it charged, known beforehand
 
     def name(self, seat):
         if 0 <= seat < len(self.names):
@@ -172,7 +189,7 @@ class _Teller:
         A row numbered by its position in the log (`index`, as the review numbers moves)
         keeps that number.
         """
-        text = self.tell(m.seat, m.move)
+        text = self.tell(m.seat, m.move, self.amounts.get(m.n))
         if m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
@@ -182,8 +199,9 @@ class _Teller:
             line["index"] = m.index
         return line
 
-    def tell(self, seat, move):
-        self.amount = self._follow(seat, move)
+    def tell(self, seat, move, amount=None):
+        followed = self._follow(seat, move)
+        self.amount = followed if followed is not None else amount
         kind = move.get("kind")
         player = self.name(seat)
         teller = getattr(self, f"_{kind}", None)

@@ -154,3 +154,42 @@ def test_it_keeps_set_names_readable_and_on_phones_the_status_bar_in_view(
     assert cut == []
     assert errors == []
     page.context.close()
+
+
+PAYING = """
+players: alice bob
+turn: alice
+plays: 3
+options: enhanced
+alice hand: rent:any
+alice table: green: green green green +house
+bob bank: 10M 1M
+bob table: brown: brown brown; brown: any any; railroad: railroad railroad light_blue/railroad
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+@VIEWPORTS
+def test_it_shows_which_set_each_card_to_pay_with_is_in(
+    live_asgi_server,
+    browser,
+    alice,
+    bob,
+    started_game,  # noqa: F811
+    without_broadcasts,
+    viewport,
+):
+    state = set_position(started_game, PAYING)
+    rent = card_in(state, "alice", "hand", "rent:any")
+    with without_broadcasts():
+        started_game.play(0, {"kind": "play", "card": rent, "colour": "green", "targets": [1]})
+    page, errors = open_at(browser, live_asgi_server, bob, started_game, viewport)
+
+    where = page.locator(".pay-form .pick-where").all_inner_texts()
+    assert "brown set 1" in where and "railroad set" in where
+    assert "brown set 2" not in where  # multicolour wilds never pay
+    assert page.locator(".set-head .set-number").all_inner_texts() == ["1", "2"]
+    assert "alice charged bob 11M green rent" in page.inner_text("#log")
+    shoot(page, f"pay-{viewport[0]}")
+    assert errors == []
+    page.context.close()

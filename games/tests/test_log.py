@@ -9,12 +9,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import log, rules
+from games import rules
 from games.log import _Teller, dealt_state, full_log, move_log
 from games.models import Move
 from games.rules.bots import random_move
 from games.rules.cards import build_deck
 from games.rules.position import card_in, position
+from games.tests.helpers import set_position
 from games.tests.review_helpers import started_game
 from games.tests.test_move_queries import play_random
 
@@ -266,19 +267,24 @@ def test_it_leaves_the_amount_out_when_the_log_does_not_fit_the_state():
         )
 
 
-def play_until_rent(game, rng, render=None):
-    """Play random moves through Game.play until a rent is charged; return what it charged."""
+def play_until_rent(game, rng, render):
+    """Play random moves through Game.play until a rent is charged and answered.
+
+    Return the amount it charged; `render` is called after every move.
+    """
+    amount = None
     while True:
         state = game.state()
+        if amount is not None and state.pending is None:
+            return amount
         seat = rng.choice(rules.awaiting(state))[0]
         move = random_move(state, seat, rng)
         _after, events = rules.apply(copy.deepcopy(state), seat, move)
         game.play(seat, move)
-        if render:
-            render()
+        render()
         charged = [e for e in events if e["type"] == "play" and e["effect"] == "rent"]
-        if charged:
-            return charged[0]["amount"], rules.Move.from_json(move.to_json())
+        if charged and amount is None:
+            amount = charged[0]["amount"]
 
 
 @pytest.mark.django_db
@@ -287,21 +293,47 @@ def test_it_tells_the_rent_of_a_real_game_on_the_table_and_the_whole_log(
     client, alice, bob, drawn_every_move, monkeypatch
 ):
     game = started_game([alice, bob])
-    if drawn_every_move:
-        # A table drawn at every version knows the state before the rent: no replay.
-        monkeypatch.setattr(log, "dealt_state", lambda game: pytest.fail("replayed"))
     client.force_login(alice)
     table = reverse("games:table", args=[game.code])
 
     def render():
+        if drawn_every_move:
+            with translation.override("en"):
+                client.get(table)
+
+    with monkeypatch.context() as patch:
+        if drawn_every_move:
+            # A table drawn at every version knows the state before the rent: no replay.
+            patch.setattr(rules, "new_game", lambda *args: pytest.fail("replayed"))
+        amount = play_until_rent(game, random.Random(8), render)
         with translation.override("en"):
-            client.get(table)
-
-    amount, _move = play_until_rent(game, random.Random(8), render if drawn_every_move else None)
-
+            page = html.unescape(client.get(table).content.decode())
     with translation.override("en"):
-        page = html.unescape(client.get(table).content.decode())
         whole = html.unescape(client.get(reverse("games:log", args=[game.code])).content.decode())
+
     sentence = re.search(r"(alice|bob) charged (everyone|alice|bob) (\d+)M \w[\w ]* rent", page)
     assert sentence and int(sentence.group(3)) == amount, page[page.index('id="log"') :]
     assert sentence.group(0) in whole
+
+
+@pytest.mark.django_db
+def test_it_tells_the_amount_of_the_rent_waiting_for_answers(client, alice, table_game):
+    state = set_position(
+        table_game,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: rent:red/yellow
+        alice table: yellow: yellow yellow
+        bob bank: 10M 5M
+        """,
+    )
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+    table_game.play(0, {"kind": "play", "card": rent, "colour": "yellow"})
+    client.force_login(alice)
+
+    with translation.override("en"):
+        page = client.get(reverse("games:table", args=[table_game.code])).content.decode()
+
+    # A position set by hand is not its log's, yet the rent waiting now knows its amount.
+    assert "alice charged everyone 4M yellow rent" in page
