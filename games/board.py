@@ -8,6 +8,7 @@ socket message.
 """
 
 import time
+from collections import Counter
 from datetime import timedelta
 
 from django.template.loader import render_to_string
@@ -207,6 +208,17 @@ def card(data, as_colour=""):
     }
 
 
+def set_numbers(sets):
+    """Return each set's number among its owner's sets of its colour (1, 2...); 0 when alone."""
+    counts = Counter(s["colour"] for s in sets)
+    seen = Counter()
+    numbers = []
+    for s in sets:
+        seen[s["colour"]] += 1
+        numbers.append(seen[s["colour"]] if counts[s["colour"]] > 1 else 0)
+    return numbers
+
+
 # --- the whole table -------------------------------------------------------------------------
 
 
@@ -218,11 +230,13 @@ def present(view, user_names):
     ]
     me = view["seat"]
     places = {}  # table card id -> (owner seat, colour it stands for)
+    spots = {}  # table card id -> (owner seat, colour, set number: see set_numbers)
     cards = {}  # every visible card by id
     for p in view["players"]:
-        for s in p["sets"]:
+        for s, number in zip(p["sets"], set_numbers(p["sets"])):
             for c in s["cards"]:
                 places[c["id"]] = (p["seat"], s["colour"])
+                spots[c["id"]] = (p["seat"], s["colour"], number)
                 cards[c["id"]] = card(c, s["colour"])
             for building in (s["house"], s["hotel"]):
                 if building:
@@ -231,7 +245,7 @@ def present(view, user_names):
             cards[c["id"]] = card(c)
     for c in view["hand"] or ():
         cards[c["id"]] = card(c)
-    helper = _Labels(view, names, cards, places)
+    helper = _Labels(view, names, cards, places, spots)
     moves_by_card = {}
     other_moves = []
     for move in view["moves"]:
@@ -248,7 +262,7 @@ def present(view, user_names):
         for c in view["hand"]:
             drawn = cards[c["id"]]
             entry = {"card": drawn, "controls": [], "note": ""}
-            for move in moves_by_card.get(c["id"], ()):
+            for move in helper.distinct(moves_by_card.get(c["id"], ())):
                 entry["controls"].append(helper.control(move))
             effect = KIND_BY_ID[drawn["kind"]].effect
             if view["moves"] and effect == DOUBLE_RENT:
@@ -285,7 +299,7 @@ def _player(view, p, names, helper):
     seat = p["seat"]
     mine = seat == view["seat"]
     sets = []
-    for s in p["sets"]:
+    for s, number in zip(p["sets"], set_numbers(p["sets"])):
         set_cards = []
         for c in s["cards"]:
             drawn = card(c, s["colour"])
@@ -301,6 +315,7 @@ def _player(view, p, names, helper):
             {
                 "colour": s["colour"],
                 "colour_name": colour_name(s["colour"]),
+                "number": number,
                 "cards": set_cards,
                 "count": len(s["cards"]),
                 "size": s["size"],
@@ -484,8 +499,11 @@ def _prompt(view, names, cards, helper, other_moves):
             "card": card(pending["card"]),
             "controls": [
                 helper.control(m)
-                for m in other_moves
-                if m.get("share") == a["share"] and m["kind"] != "move_wild"
+                for m in helper.distinct(
+                    m
+                    for m in other_moves
+                    if m.get("share") == a["share"] and m["kind"] != "move_wild"
+                )
             ],
             "pay": None,
         }
@@ -493,7 +511,7 @@ def _prompt(view, names, cards, helper, other_moves):
             if choice["kind"] == "pay" and choice["share"] == a["share"]:
                 answer["pay"] = {
                     "amount": choice["amount"],
-                    "cards": [cards[c] for c in choice["eligible"]],
+                    "cards": [dict(cards[c], where=helper.where(c)) for c in choice["eligible"]],
                     "available": sum(cards[c]["value"] for c in choice["eligible"]),
                 }
         prompt["answers"].append(answer)
@@ -505,11 +523,12 @@ def _prompt(view, names, cards, helper, other_moves):
 class _Labels:
     """Readable labels for legal moves, and the form fields that make each one."""
 
-    def __init__(self, view, names, cards, places):
+    def __init__(self, view, names, cards, places, spots):
         self.view = view
         self.names = names
         self.cards = cards
         self.places = places
+        self.spots = spots
         self.kinds = {c["id"]: c["kind"] for c in view["hand"] or ()}
         self.kinds.update({cid: c["kind"] for cid, c in cards.items()})
         me = view["seat"]
@@ -522,7 +541,65 @@ class _Labels:
         return self.kinds[card_id]
 
     def name_of(self, card_id):
-        return self.cards[card_id]["name"]
+        """Return a card's name; on a table, with its set when the name alone is ambiguous.
+
+        A wild names the set it stands in; a card in one of several sets of its colour
+        names the set's number, as the set's header shows it.
+        """
+        name = self.cards[card_id]["name"]
+        if card_id not in self.spots:
+            return name
+        _owner, colour, number = self.spots[card_id]
+        if number:
+            return _("%(card)s (%(colour)s set %(number)d)") % {
+                "card": name,
+                "colour": colour_name(colour),
+                "number": number,
+            }
+        if KIND_BY_ID[self.kind_of(card_id)].is_wild:
+            return _("%(card)s (%(colour)s set)") % {"card": name, "colour": colour_name(colour)}
+        return name
+
+    def where(self, card_id):
+        """Return where a card to pay with lies: its set on the table, or nothing (the bank)."""
+        if card_id not in self.spots:
+            return ""
+        _owner, colour, number = self.spots[card_id]
+        if number:
+            return _("%(colour)s set %(number)d") % {
+                "colour": colour_name(colour),
+                "number": number,
+            }
+        return _("%(colour)s set") % {"colour": colour_name(colour)}
+
+    def distinct(self, moves):
+        """Return `moves` less those that do the same as an earlier one.
+
+        Two cards are the same to a move when they are of one kind and, on a table, in
+        one set: taking either of two Red properties of one set changes nothing else.
+        """
+        seen = set()
+        kept = []
+        for move in moves:
+            key = self._sameness(move)
+            if key not in seen:
+                seen.add(key)
+                kept.append(move)
+        return kept
+
+    def _sameness(self, move):
+        def same(card_id):
+            return (self.kind_of(card_id), self.spots.get(card_id))
+
+        chosen = [same(c) for c in move.get("cards", ())]
+        targets = list(move.get("targets", ()))
+        if move["kind"] == "play":
+            effect = KIND_BY_ID[self.kind_of(move["card"])].effect
+            if effect in (DOUBLE_SLY_DEAL, DOUBLE_RENT, RENT):
+                chosen.sort(key=repr)  # the order of the chosen cards changes nothing
+            if effect == SPEEDING:
+                targets.sort()
+        return (move["kind"], move.get("card"), move.get("colour"), tuple(targets), repr(chosen))
 
     def control(self, move):
         return {"label": self.label(move), "fields": fields(move), "kind": move["kind"]}
@@ -597,14 +674,17 @@ class _Labels:
                 "name": targets[0],
             }
         if effect == DEAL_BREAKER:
-            _owner, colour = self.places[chosen[0]]
-            return _("Take %(name)s's complete %(colour)s set") % {
-                "name": targets[0],
-                "colour": colour_name(colour),
-            }
+            _owner, colour, number = self.spots[chosen[0]]
+            params = {"name": targets[0], "colour": colour_name(colour), "number": number}
+            if number:
+                return _("Take %(name)s's complete %(colour)s set %(number)d") % params
+            return _("Take %(name)s's complete %(colour)s set") % params
         if effect in (HOUSE, HOTEL):
-            _owner, colour = self.places[chosen[0]]
-            return _("Build on your %(colour)s set") % {"colour": colour_name(colour)}
+            _owner, colour, number = self.spots[chosen[0]]
+            params = {"colour": colour_name(colour), "number": number}
+            if number:
+                return _("Build on your %(colour)s set %(number)d") % params
+            return _("Build on your %(colour)s set") % params
         if effect == JAIL:
             return _("Send %(name)s to jail") % {"name": targets[0]}
         if effect == HEIR:

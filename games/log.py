@@ -3,12 +3,17 @@
 Nothing new is stored: a sentence is made from the move's JSON, the card
 kinds of its public card ids and, for answers, the action being answered
 (the latest "play" move before it). The cards of a discard to the bottom of
-the draw pile stay secret: only their number is told.
+the draw pile stay secret: only their number is told. A rent's amount
+depends on the position it was charged in: it is read from the engine state
+before the rent, kept from the table's earlier versions or replayed.
 """
 
+from django.db.models import Window
+from django.db.models.functions import RowNumber
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
+from games import rules
 from games.cardnames import colour_name, kind_name
 from games.memo import Memo
 from games.models import Move
@@ -38,7 +43,8 @@ def move_log(game, names, deck, length=15, before=None):
     `names` lists the players' names by seat, `deck` the card kinds by id;
     with `before` (a move number) the last moves are those numbered below it.
     """
-    window = game.moves.order_by("-n")
+    # Numbered as the review numbers them: by position in the log (move numbers `n` may skip).
+    window = game.moves.annotate(index=Window(RowNumber(), order_by="n")).order_by("-n")
     if before is not None:
         window = window.filter(n__lt=before)
     moves = list(window[:length])[::-1]
@@ -47,10 +53,82 @@ def move_log(game, names, deck, length=15, before=None):
     # Answers need the action they answer: start telling from the latest play before the window.
     start = game.moves.filter(n__lt=moves[0].n, move__kind="play").order_by("-n").first()
     teller = _Teller(names, deck)
+    earlier = []
     if start is not None:
-        for earlier in game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"):
-            teller.tell(earlier.seat, earlier.move)
-    return [teller.line(m) for m in moves]
+        earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
+    told = earlier + moves
+    rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
+    if before is None and rents:
+        # The rent waiting for answers now says its amount in the game's state.
+        pending = _pending_rent(game)
+        last = told[rents[-1]]
+        if pending and pending[0] == last.move["card"]:
+            teller.amounts[last.n] = pending[1]
+            rents.pop()
+    rent = rents[0] if rents else None
+    lines = []
+    for i, m in enumerate(told):
+        if i == rent:
+            teller.state = _state_before(game, told, i)
+        if i < len(earlier):
+            teller.tell(m.seat, m.move)
+        else:
+            lines.append(teller.line(m))
+    return lines
+
+
+def _pending_rent(game):
+    """Return (card, amount) of the rent `game` waits for answers to now, or None."""
+    if game.snapshot is None or not game.snapshot.get("pending"):
+        return None
+    pending = rules.GameState.from_json(game.snapshot).pending
+    return (pending.card, pending.amount) if pending.effect == RENT else None
+
+
+def _is_rent(move, deck):
+    card = move.get("card", -1)
+    return move.get("kind") == "play" and 0 <= card < len(deck) and deck[card].effect == RENT
+
+
+# The engine state after a move, by game and move number, as JSON: a rent's sentence needs
+# the state the rent was charged in. The table keeps the state of each version it draws
+# (see recent_moves), so in play the state before a new rent is at hand without reading
+# the log; a process that has not drawn the earlier versions replays the log from the deal.
+_states = Memo(512)
+
+
+def _state_key(game, n):
+    return (game.pk, game.code, n)
+
+
+def _state_before(game, rows, i):
+    """Return the engine state just before rows[i] (told Move rows in order), or None."""
+    for j in range(i - 1, -1, -1):
+        known = _states.find(_state_key(game, rows[j].n))
+        if known is not None:
+            return _advance(rules.GameState.from_json(known), rows[j + 1 : i])
+    before = game.moves.filter(n__lt=rows[i].n).order_by("n").only("seat", "move")
+    return _advance(dealt_state(game), before)
+
+
+def _advance(state, rows):
+    """Return `state` with the moves of `rows` applied; None if the log does not fit it."""
+    try:
+        for row in rows:
+            rules.apply(state, row.seat, rules.Move.from_json(row.move))
+    except (rules.IllegalMove, ValueError, KeyError, IndexError, TypeError):
+        return None  # A position set by hand (tests) is not its log's: no amounts then.
+    return state
+
+
+def dealt_state(game):
+    """Return the engine state `game` was dealt in (before its first move), or None."""
+    if game.snapshot is None:
+        return None
+    try:
+        return rules.new_game(game.snapshot["seats"], game.seed, game.options)
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 # The last moves of a game at a version, in a language: every socket of a table redraws
@@ -63,23 +141,34 @@ def recent_moves(game, names, deck, length=15):
     """Return move_log(game, names, deck, length), remembered per version and language."""
     key = (game.pk, game.code, game.version, tuple(names), len(deck), length)
     key += (translation.get_language(),)
-    return _recent.get(key, lambda: move_log(game, names, deck, length))
+    lines = _recent.get(key, lambda: move_log(game, names, deck, length))
+    # The game's state now is the state after its last move, unless a version without a
+    # move (a player taking their seat back) came after it: kept for the next rents.
+    if lines and lines[-1]["n"] == game.version - 1 and game.snapshot is not None:
+        _states.put(_state_key(game, lines[-1]["n"]), game.snapshot)
+    return lines
 
 
-def full_log(moves, names, deck):
-    """Return every move of `moves`, a game's whole log in order, in words (see `_Teller.line`)."""
-    teller = _Teller(names, deck)
+def full_log(moves, names, deck, dealt=None):
+    """Return every move of `moves`, a game's whole log in order, in words (see `_Teller.line`).
+
+    With `dealt`, the state the game was dealt in (`dealt_state`), rents tell their amounts.
+    """
+    teller = _Teller(names, deck, dealt)
     return [teller.line(m) for m in moves]
 
 
 class _Teller:
     """Turn moves into sentences, remembering the action being answered."""
 
-    def __init__(self, names, deck):
+    def __init__(self, names, deck, state=None):
         self.names = names
         self.deck = deck
         self.action = None  # (seat, move) of the latest action played
         self.just_say_nos = {}  # share -> Just Say Nos played in its chain
+        self.state = state  # the engine state before the next move told, when known
+        self.amount = None  # the amount the move being told charges, when known
+        self.amounts = {}  # move number -> the amount it charged, known beforehand
 
     def name(self, seat):
         if 0 <= seat < len(self.names):
@@ -95,15 +184,24 @@ class _Teller:
         return ", ".join(str(self.card(c)) for c in card_ids)
 
     def line(self, m):
-        """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts."""
-        text = self.tell(m.seat, m.move)
+        """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts.
+
+        A row numbered by its position in the log (`index`, as the review numbers moves)
+        keeps that number.
+        """
+        text = self.tell(m.seat, m.move, self.amounts.get(m.n))
         if m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
             text = _("%(text)s (absent)") % {"text": text}
-        return {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
+        line = {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
+        if hasattr(m, "index"):
+            line["index"] = m.index
+        return line
 
-    def tell(self, seat, move):
+    def tell(self, seat, move, amount=None):
+        followed = self._follow(seat, move)
+        self.amount = followed if followed is not None else amount
         kind = move.get("kind")
         player = self.name(seat)
         teller = getattr(self, f"_{kind}", None)
@@ -113,6 +211,18 @@ class _Teller:
         except (KeyError, IndexError, TypeError):
             pass  # A log entry this code cannot read must not break the table.
         return _("%(player)s made a move") % {"player": player}
+
+    def _follow(self, seat, move):
+        """Apply `move` to the state followed, if any; return the amount of a rent it charges."""
+        if self.state is None:
+            return None
+        try:
+            _state, events = rules.apply(self.state, seat, rules.Move.from_json(move))
+        except (rules.IllegalMove, ValueError, KeyError, IndexError, TypeError):
+            self.state = None  # The log does not fit the state: tell the rest without it.
+            return None
+        rents = (e for e in events if e["type"] == "play" and e["effect"] == RENT)
+        return next((e["amount"] for e in rents), None)
 
     def _end(self, seat, player, move):
         return _("%(player)s ended the turn") % {"player": player}
@@ -171,7 +281,12 @@ class _Teller:
             return _("%(player)s played Debt Collector on %(target)s for 5M") % params
         if effect == RENT:
             params["colour"] = colour_name(move["colour"])
-            if targets:
+            params["amount"] = self.amount
+            if targets and self.amount is not None:
+                text = _("%(player)s charged %(target)s %(amount)dM %(colour)s rent") % params
+            elif self.amount is not None:
+                text = _("%(player)s charged everyone %(amount)dM %(colour)s rent") % params
+            elif targets:
                 text = _("%(player)s charged %(target)s %(colour)s rent") % params
             else:
                 text = _("%(player)s charged everyone %(colour)s rent") % params

@@ -28,3 +28,15 @@ class Memo:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
         return value
+
+    def find(self, key):
+        """Return the value remembered for `key`, or None (computing nothing)."""
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        return None
+
+    def put(self, key, value):
+        """Remember `value` for `key`."""
+        self.get(key, lambda: value)

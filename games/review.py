@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.board import no_winner_text, player_name, present
 from games.cardnames import colour_name, kind_name
-from games.log import full_log, move_log
+from games.log import dealt_state, full_log, move_log
 from games.models import Checkpoint, Game
 from games.rules.state import ABANDONED
 
@@ -195,7 +195,7 @@ def review_context(game, n, seat, whole_page=True):
     names = [user_names[s.user_id] for s in seats]
     moves = list(game.moves.order_by("n")) if whole_page else None
     state, current = state_at(game, n, moves)
-    lines = full_log(moves, names, state.deck) if whole_page else []
+    lines = full_log(moves, names, state.deck, dealt_state(game)) if whole_page else []
     if current is not None:
         line = lines[n - 1] if lines else move_log(game, names, state.deck, 1, current.n + 1)[0]
     else:

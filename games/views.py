@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from games import review as reviews, rules
 from games.board import player_name, render_fragments, table_context
 from games.cardnames import translate_english_name
-from games.log import full_log
+from games.log import dealt_state, full_log
 from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
 
 
@@ -204,7 +204,7 @@ def game_log(request, code):
     deck = game.state().deck if game.snapshot else ()
     context = {
         "code": code,
-        "lines": full_log(game.moves.order_by("n"), names, deck),
+        "lines": full_log(game.moves.order_by("n"), names, deck, dealt_state(game)),
         "table_url": game.get_absolute_url(),
         "review_url": reverse("games:review", args=[code])
         if game.status == Game.Status.FINISHED

@@ -1,11 +1,23 @@
 """The last moves in words: built from the move log and public card data only."""
 
+import copy
+import html
+import random
+import re
+
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
-from games.log import _Teller, move_log
+from games import rules
+from games.log import _Teller, dealt_state, full_log, move_log
 from games.models import Move
+from games.rules.bots import random_move
 from games.rules.cards import build_deck
+from games.rules.position import card_in, position
+from games.tests.helpers import set_position
+from games.tests.review_helpers import started_game
+from games.tests.test_move_queries import play_random
 
 DECK = build_deck(1, True)
 BASE_DECK = build_deck(1, False)
@@ -146,3 +158,182 @@ def test_it_does_not_break_on_a_move_it_cannot_read():
         "alice made a move",
         "bob made a move",
     ]
+
+
+@pytest.mark.django_db
+def test_it_numbers_the_table_s_last_moves_as_the_review_does(client, alice, bob):
+
+    game = started_game([alice, bob])
+    play_random(game, 10, random.Random(5))
+    # Taking a seat back makes a new version without a move: move numbers skip one.
+    seat = game.seats.get(position=1)
+    seat.absent = True
+    seat.save()
+    game.come_back(bob)
+    play_random(game, 25, random.Random(6))
+    rows = list(game.moves.order_by("n"))
+    assert rows[-1].n > len(rows)  # the numbers `n` no longer count the moves
+    client.force_login(alice)
+
+    with translation.override("en"):
+        page = client.get(reverse("games:table", args=[game.code])).content.decode()
+        every = full_log(rows, ["alice", "bob"], game.state().deck, dealt_state(game))
+
+    log = page[page.index('id="log"') :]
+    shown = [
+        (int(v), html.unescape(t)) for v, t in re.findall(r'<li value="(\d+)">(.*?)</li>', log)
+    ]
+    assert [number for number, _text in shown] == list(range(len(rows), len(rows) - 15, -1))
+    # The review numbers its moves 1, 2, ... in the order of the log (games/review.py).
+    assert all(text == every[number - 1]["text"] for number, text in shown)
+
+
+RENT_POSITION = """
+players: alice bob dave
+turn: alice
+plays: 3
+alice hand: rent:red/yellow rent:any double_rent double_rent
+alice table: yellow: yellow yellow; red: red; green: green green green +house +hotel
+bob bank: 10M
+dave bank: 5M
+"""
+
+
+def tell_rent(text, colour, doubles=0, target=None):
+    """Tell alice's rent of `colour` in the position `text`, with the engine state known."""
+    state = position(text)
+    rent = card_in(state, "alice", "hand", "rent:any" if target else "rent:red/yellow")
+    move = {"kind": "play", "card": rent, "colour": colour}
+    move["cards"] = [card_in(state, "alice", "hand", "double_rent", i) for i in range(doubles)]
+    if target is not None:
+        move["targets"] = [target]
+    teller = _Teller(NAMES, state.deck, state)
+    with translation.override("en"):
+        return teller.tell(0, move), state.pending.amount
+
+
+@pytest.mark.parametrize(
+    "colour, doubles, target, text",
+    [
+        ("yellow", 0, None, "alice charged everyone 4M yellow rent"),
+        ("red", 0, None, "alice charged everyone 2M red rent"),
+        ("yellow", 1, None, "alice charged everyone 8M yellow rent (doubled)"),
+        ("yellow", 2, None, "alice charged everyone 16M yellow rent (doubled 2 times)"),
+        ("red", 0, 1, "alice charged bob 2M red rent"),
+        ("green", 1, 2, "alice charged dave 28M green rent (doubled)"),
+    ],
+)
+def test_it_tells_the_amount_each_payer_owes_for_rent(colour, doubles, target, text):
+    told, owed = tell_rent(RENT_POSITION, colour, doubles, target)
+
+    assert told == text
+    assert f" {owed}M " in told
+
+
+def test_it_tells_the_enhanced_edition_s_rent_with_its_buildings():
+    # Enhanced edition: a House adds 4 and a Hotel 5 (RULES.md section 8).
+    text = "options: enhanced\n" + RENT_POSITION.replace("rent:red/yellow", "rent:dark_blue/green")
+    state = position(text)
+    rent = card_in(state, "alice", "hand", "rent:dark_blue/green")
+    teller = _Teller(NAMES, state.deck, state)
+
+    with translation.override("en"):
+        told = teller.tell(0, {"kind": "play", "card": rent, "colour": "green"})
+
+    assert told == "alice charged everyone 16M green rent"
+
+
+def test_it_tells_the_amount_in_chinese():
+    state = position(RENT_POSITION)
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+    teller = _Teller(NAMES, state.deck, state)
+
+    with translation.override("zh-hans"):
+        told = teller.tell(0, {"kind": "play", "card": rent, "colour": "yellow"})
+
+    assert told == "alice 向所有人收取黄色租金 4M"
+
+
+def test_it_leaves_the_amount_out_when_the_log_does_not_fit_the_state():
+    state = position(RENT_POSITION)
+    teller = _Teller(NAMES, state.deck, state)
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+
+    with translation.override("en"):
+        # bob cannot move in alice's turn: the state is dropped, the sentence stays whole.
+        assert teller.tell(1, {"kind": "end"}) == "bob ended the turn"
+        assert teller.tell(0, {"kind": "play", "card": rent, "colour": "yellow"}) == (
+            "alice charged everyone yellow rent"
+        )
+
+
+def play_until_rent(game, rng, render):
+    """Play random moves through Game.play until a rent is charged and answered.
+
+    Return the amount it charged; `render` is called after every move.
+    """
+    amount = None
+    while True:
+        state = game.state()
+        if amount is not None and state.pending is None:
+            return amount
+        seat = rng.choice(rules.awaiting(state))[0]
+        move = random_move(state, seat, rng)
+        _after, events = rules.apply(copy.deepcopy(state), seat, move)
+        game.play(seat, move)
+        render()
+        charged = [e for e in events if e["type"] == "play" and e["effect"] == "rent"]
+        if charged and amount is None:
+            amount = charged[0]["amount"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("drawn_every_move", [True, False], ids=["drawn", "cold"])
+def test_it_tells_the_rent_of_a_real_game_on_the_table_and_the_whole_log(
+    client, alice, bob, drawn_every_move, monkeypatch
+):
+    game = started_game([alice, bob])
+    client.force_login(alice)
+    table = reverse("games:table", args=[game.code])
+
+    def render():
+        if drawn_every_move:
+            with translation.override("en"):
+                client.get(table)
+
+    with monkeypatch.context() as patch:
+        if drawn_every_move:
+            # A table drawn at every version knows the state before the rent: no replay.
+            patch.setattr(rules, "new_game", lambda *args: pytest.fail("replayed"))
+        amount = play_until_rent(game, random.Random(8), render)
+        with translation.override("en"):
+            page = html.unescape(client.get(table).content.decode())
+    with translation.override("en"):
+        whole = html.unescape(client.get(reverse("games:log", args=[game.code])).content.decode())
+
+    sentence = re.search(r"(alice|bob) charged (everyone|alice|bob) (\d+)M \w[\w ]* rent", page)
+    assert sentence and int(sentence.group(3)) == amount, page[page.index('id="log"') :]
+    assert sentence.group(0) in whole
+
+
+@pytest.mark.django_db
+def test_it_tells_the_amount_of_the_rent_waiting_for_answers(client, alice, table_game):
+    state = set_position(
+        table_game,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: rent:red/yellow
+        alice table: yellow: yellow yellow
+        bob bank: 10M 5M
+        """,
+    )
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+    table_game.play(0, {"kind": "play", "card": rent, "colour": "yellow"})
+    client.force_login(alice)
+
+    with translation.override("en"):
+        page = client.get(reverse("games:table", args=[table_game.code])).content.decode()
+
+    # A position set by hand is not its log's, yet the rent waiting now knows its amount.
+    assert "alice charged everyone 4M yellow rent" in page

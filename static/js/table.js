@@ -1,7 +1,10 @@
 // Full Set: the live table. The page works without this file; it only
 //  - refuses to swap in a fragment older than the one shown (an htmx response
 //    and a socket message for different versions can arrive in either order),
-//  - keeps an open card menu open when its fragment is redrawn,
+//  - keeps an open card menu open when its fragment is redrawn (the same card in the same
+//    place: a wild laid from the hand does not open its menu on the table), and closes the
+//    menu a move was made from,
+//  - places an open card menu wholly within the viewport,
 //  - shows the running total of a payment and the count of a discard.
 (function () {
   "use strict";
@@ -14,6 +17,18 @@
 
   let openMenus = [];
 
+  // A menu is known by its place (hand or table) and its card: a card laid from the hand
+  // keeps its id on the table, where its own menu must stay closed.
+  function menuKey(menu) {
+    return (menu.getAttribute("name") || "") + ":" + menu.getAttribute("data-card-menu");
+  }
+
+  function findMenu(key) {
+    return Array.from(document.querySelectorAll("details[data-card-menu]")).find(function (menu) {
+      return menuKey(menu) === key;
+    });
+  }
+
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const target = event.detail.target;
     const fragment = event.detail.fragment;
@@ -24,17 +39,63 @@
       event.detail.shouldSwap = false;
       return;
     }
-    openMenus = Array.from(target.querySelectorAll("details[open][data-card-menu]")).map(
-      function (menu) { return menu.getAttribute("data-card-menu"); }
+    openMenus = openMenus.concat(
+      Array.from(target.querySelectorAll("details[open][data-card-menu]")).map(menuKey)
     );
   });
 
   document.addEventListener("htmx:oobAfterSwap", function () {
-    openMenus.forEach(function (card) {
-      const menu = document.querySelector('details[data-card-menu="' + card + '"]');
+    openMenus.forEach(function (key) {
+      const menu = findMenu(key);
       if (menu) menu.open = true;
     });
     openMenus = [];
+  });
+
+  // A move made from a menu closes it: the redrawn table must not show it open again.
+  document.addEventListener("submit", function (event) {
+    const menu = event.target.closest && event.target.closest("details[data-card-menu]");
+    if (menu) menu.open = false;
+  }, true);
+
+  // Keep an open menu inside the viewport: shift it sideways, open it upwards when there
+  // is no room below, and scroll the page as a last resort. (The phone's sheet is fixed
+  // to the bottom of the screen already.)
+  const MARGIN = 8;
+
+  function place(details) {
+    const menu = details.querySelector(".menu");
+    if (!menu) return;
+    menu.style.transform = "";
+    menu.classList.remove("menu-up");
+    if (getComputedStyle(menu).position === "fixed") return;
+    const width = document.documentElement.clientWidth;
+    const height = window.innerHeight;
+    let box = menu.getBoundingClientRect();
+    if (box.bottom > height - MARGIN) {
+      const card = details.querySelector("summary").getBoundingClientRect();
+      if (card.top - box.height - MARGIN >= MARGIN) {
+        menu.classList.add("menu-up");
+        box = menu.getBoundingClientRect();
+      }
+    }
+    let shift = 0;
+    if (box.right + shift > width - MARGIN) shift = width - MARGIN - box.right;
+    if (box.left + shift < MARGIN) shift = MARGIN - box.left;
+    if (shift) menu.style.transform = "translateX(" + Math.round(shift) + "px)";
+    box = menu.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > height) menu.scrollIntoView({ block: "nearest" });
+  }
+
+  document.addEventListener("toggle", function (event) {
+    const details = event.target;
+    if (details.matches && details.matches("details[data-card-menu]") && details.open) {
+      place(details);
+    }
+  }, true);
+
+  window.addEventListener("resize", function () {
+    document.querySelectorAll("details[data-card-menu][open]").forEach(place);
   });
 
   function update(form) {
