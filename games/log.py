@@ -97,7 +97,12 @@ class _Teller:
     def line(self, m):
         """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts."""
         text = self.tell(m.seat, m.move)
-        if m.cause == Move.Cause.TIMEOUT:
+        if m.move.get("kind") == "resign" and m.cause == Move.Cause.ABSENT:
+            # The site counted an absent player out: the others had resigned (Game._settle).
+            text = _("%(player)s was counted out, absent when the others had resigned") % {
+                "player": self.name(m.seat)
+            }
+        elif m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
             text = _("%(text)s (absent)") % {"text": text}
@@ -113,6 +118,9 @@ class _Teller:
         except (KeyError, IndexError, TypeError):
             pass  # A log entry this code cannot read must not break the table.
         return _("%(player)s made a move") % {"player": player}
+
+    def _resign(self, seat, player, move):
+        return _("%(player)s resigned") % {"player": player}
 
     def _end(self, seat, player, move):
         return _("%(player)s ended the turn") % {"player": player}
