@@ -16,7 +16,6 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import review as reviews, rules
