@@ -80,7 +80,7 @@ def test_it_follows_the_player_who_asked_to_the_rematch_when_it_starts(
         Seat.objects.create(game=game, user=alice, position=0)
         Seat.objects.create(game=game, user=bob, position=1)
         game.start()
-    game.play(1, rules.Move.resign())
+        game.play(1, rules.Move.resign())
     alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
     bob_page, bob_errors = open_page(
         browser, live_asgi_server, bob, f"/games/{game.code}/", viewport=PHONE
