@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _, ngettext
 from games import rules
 from games.cardnames import colour_name, kind_name
 from games.cardtexts import CARD_TEXTS
+from games.game_over import game_over_context
 from games.log import recent_moves
 from games.memo import Memo
 from games.rules.cards import (
@@ -71,6 +72,7 @@ def table_context(game, user, log_length=15):
         "move_url": reverse("games:move", args=[game.code]),
         "socket_url": f"/ws/games/{game.code}/",
         "come_back_url": reverse("games:come_back", args=[game.code]),
+        "resign_url": reverse("games:resign", args=[game.code]),
         "correspondence": game.pace == game.Pace.CORRESPONDENCE,
         "table": None,
     }
@@ -87,6 +89,8 @@ def table_context(game, user, log_length=15):
     for player in table["opponents"]:
         player["html"] = opponent_html(game, player)
     context["table"] = table
+    if seat is not None and game.status == game.Status.FINISHED:
+        context["game_over"] = game_over_context(game, user, names)
     return context
 
 
@@ -339,6 +343,7 @@ def _player(view, p, names, helper):
         "complete_count": len(p["complete_colours"]),
         "sets_to_win": view["sets_to_win"],
         "jailed": p["jailed"],
+        "resigned": p.get("resigned", False),
         # Only a review shows hands on the players (view["hands"]: rules.review_view).
         "hand": [card(c) for c in view["hands"][seat]] if "hands" in view else None,
         "is_current": view["current"] == seat and view["outcome"] is None,
@@ -352,6 +357,12 @@ def _outcome(view, names):
     if outcome is None:
         return ""
     winner = outcome["winner"]
+    if winner is not None and outcome["reason"] == "resigned":
+        resigned = [names[p["seat"]] for p in view["players"] if p.get("resigned")]
+        return _("%(name)s won: %(resigned)s resigned") % {
+            "name": names[winner],
+            "resigned": ", ".join(resigned),
+        }
     if winner is not None:
         count = len(view["players"][winner]["complete_colours"])
         return ngettext(

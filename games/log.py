@@ -190,7 +190,12 @@ class _Teller:
         keeps that number.
         """
         text = self.tell(m.seat, m.move, self.amounts.get(m.n))
-        if m.cause == Move.Cause.TIMEOUT:
+        if m.move.get("kind") == "resign" and m.cause == Move.Cause.ABSENT:
+            # The site counted an absent player out: the others had resigned (Game._settle).
+            text = _("%(player)s was counted out, absent when the others had resigned") % {
+                "player": self.name(m.seat)
+            }
+        elif m.cause == Move.Cause.TIMEOUT:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
             text = _("%(text)s (absent)") % {"text": text}
@@ -223,6 +228,9 @@ class _Teller:
             return None
         rents = (e for e in events if e["type"] == "play" and e["effect"] == RENT)
         return next((e["amount"] for e in rents), None)
+
+    def _resign(self, seat, player, move):
+        return _("%(player)s resigned") % {"player": player}
 
     def _end(self, seat, player, move):
         return _("%(player)s ended the turn") % {"player": player}

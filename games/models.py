@@ -116,6 +116,15 @@ class Game(models.Model):
     end_reason = models.CharField(max_length=16, blank=True)
     # Filled when the game ends: what happened, per player (games/rules/summary.py).
     summary = models.JSONField(null=True, blank=True, editable=False)
+    # The table of the rematch its players asked for once it ended (see ask_rematch).
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        editable=False,
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -160,6 +169,9 @@ class Game(models.Model):
                 return self
             if len(taken) >= game.seat_count:
                 raise SeatingError(_("This table is full."))
+            previous = Game.objects.filter(rematch=game).first()
+            if previous is not None and not previous.seats.filter(user=user).exists():
+                raise SeatingError(_("Only the players of the previous game can join its rematch."))
             position = min(set(range(game.seat_count)) - taken)
             Seat.objects.create(game=game, user=user, position=position)
             if len(taken) + 1 == game.seat_count:
@@ -266,6 +278,9 @@ class Game(models.Model):
             now = timezone.now()
             seats = list(game.seats.all())
             seats[seat].timeouts_in_row = 0
+            if move.kind == rules.RESIGN:
+                # Ruling (resign): the seat plays on as absent, for good (see come_back).
+                seats[seat].absent = True
             game._record(seat, move, Move.Cause.PLAYER, now)
             game._settle(state, seats, now, before, events)
         self.refresh_from_db()
@@ -318,6 +333,10 @@ class Game(models.Model):
             seat = game.seats.filter(user=user).first()
             if seat is None:
                 raise SeatingError(_("You have no seat at this table."))
+            if seat.position in game.state().resigned:
+                raise SeatingError(
+                    _("You resigned: your seat is played by the defaults to the end.")
+                )
             if seat.absent:
                 seat.absent = False
                 seat.timeouts_in_row = 0
@@ -342,21 +361,33 @@ class Game(models.Model):
         """Play what nobody needs to wait for, set the deadlines, and save the game.
 
         Decisions with a single legal answer are made at once, and so are the
-        decisions of absent players (their seats play the defaults of RULES.md
-        section 11); a game whose players are all absent ends with no winner.
+        decisions of absent and resigned players (their seats play the defaults
+        of RULES.md section 11); a game whose players are all absent ends with
+        no winner.
         """
         absent = {seat.position for seat in seats if seat.absent}
         while not state.over:
-            if len(absent) == len(seats):
+            out = absent | set(state.resigned)
+            if len(out) == len(seats):
                 rules.abandon(state, events)
                 break
+            if state.resigned and len(out) == len(seats) - 1:
+                # Ruling (resign): one player is left who has not resigned or gone absent, and
+                # wins. The absent are counted out by a resign move of their own, so that the
+                # log replays to this end (the engine ends the game when one seat is left).
+                position = min(out - set(state.resigned))
+                move = rules.Move.resign()
+                _state, more = rules.apply(state, position, move)
+                events.extend(more)
+                self._record(position, move, Move.Cause.ABSENT, now)
+                continue
             found = None
             for position, _decision, _share in rules.awaiting(state):
                 move = rules.forced_move(state, position)
                 if move is not None:
                     found = (position, move, Move.Cause.FORCED)
                     break
-                if position in absent:
+                if position in out:
                     found = (position, rules.default_move(state, position), Move.Cause.ABSENT)
                     break
             if found is None:
@@ -414,10 +445,14 @@ class Game(models.Model):
         self.ended_at = now
         self.end_reason = state.end_reason
         self.turn_deadline = None
+        resigned_end = state.end_reason == rules.RESIGNED
         for seat in seats:
             seat.stop_clock(now)
-            if seat.absent:
-                seat.result = Seat.Result.LOSS  # an absent player's result is a loss
+            if seat.position in state.resigned:
+                seat.result = Seat.Result.LOSS  # Ruling (resign): a loss, however the game ends
+            elif seat.absent and not (resigned_end and seat.position == state.winner):
+                # An absent player's result is a loss, unless all the others resigned.
+                seat.result = Seat.Result.LOSS
             elif state.winner < 0:
                 seat.result = Seat.Result.DRAW
             else:
@@ -433,6 +468,51 @@ class Game(models.Model):
     def broadcast(self):
         """Tell every socket of this game that a new version exists (ids only, no cards)."""
         group_send(group_name(self.code), {"type": "game.updated", "version": self.version})
+
+    # --- after the game ------------------------------------------------------------------------
+
+    def ask_rematch(self, user):
+        """Ask for a rematch of this finished game, or accept one asked for; return its table.
+
+        The first player to ask opens a private table with the same seat count,
+        options and pace, which they host; every player who asks (accepts) takes
+        a seat there, and the computer players of this game accept at once. The
+        table starts when it is full (Game.join), and only this game's players
+        may sit at it. This game's row is locked so that two players asking at
+        once open one table, not two.
+        """
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.FINISHED:
+                raise SeatingError(_("A rematch can be asked for only once the game is over."))
+            seats = list(game.seats.select_related("user"))
+            if user.pk not in {seat.user_id for seat in seats}:
+                raise SeatingError(_("Only the players of this game can ask for a rematch."))
+            table = game.rematch
+            joining = [user]
+            if table is None or table.status == Game.Status.CANCELLED:
+                table = Game.objects.create(
+                    host=user,
+                    seat_count=game.seat_count,
+                    options=game.options,
+                    pace=game.pace,
+                    pace_seconds=game.pace_seconds,
+                    pace_days=game.pace_days,
+                    reserve_days=game.reserve_days,
+                    private=True,
+                )
+                game.rematch = table
+                joining += [seat.user for seat in seats if seat.user.bot_level]
+            if table.status == Game.Status.OPEN:
+                for player in joining:
+                    table.join(player)  # the last one to sit down starts the game
+            # The game-over area of every player shows who accepted: draw it again.
+            game.version += 1
+            game.save(update_fields=["rematch", "version"])
+            transaction.on_commit(game.broadcast)
+        table.refresh_from_db()
+        self.refresh_from_db()
+        return table
 
     def replay(self):
         """Rebuild the game from its seed, options, seating and move log."""

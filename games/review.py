@@ -25,7 +25,7 @@ from games.board import no_winner_text, player_name, present
 from games.cardnames import colour_name, kind_name
 from games.log import dealt_state, full_log, move_log
 from games.models import Checkpoint, Game
-from games.rules.state import ABANDONED
+from games.rules.state import ABANDONED, RESIGNED
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +247,12 @@ def position_context(code, n, total, seat, table, line):
 def present_summary(game, summary, seats, names):
     """Return the template data of the summary panel."""
     winner = summary["winner"]
-    if winner is not None:
+    if summary["end_reason"] == RESIGNED and winner is not None:
+        result = _("%(name)s won: the game ended by resignation (%(resigned)s).") % {
+            "name": names[winner],
+            "resigned": ", ".join(names[s] for s in summary.get("resigned", ())),
+        }
+    elif winner is not None:
         colours = [str(colour_name(c)) for c in summary["winning_sets"]]
         result = _("%(name)s won with %(sets)s.") % {
             "name": names[winner],

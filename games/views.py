@@ -16,10 +16,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import review as reviews, rules
 from games.board import player_name, render_fragments, table_context
+from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
+from games.game_over import computer_level
 from games.log import dealt_state, full_log
 from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
 
@@ -78,6 +81,81 @@ def come_back(request, code):
     return _board_or_redirect(request, game)
 
 
+@login_required
+def resign(request, code):
+    """Resign the game (POST) after a confirmation (GET: the page that asks for it).
+
+    Ruling (resign): a loss; the seat plays on by the default moves, and the
+    game ends when one player is left who has not resigned or gone absent.
+    """
+    game, seat = _get_game_for_player(request, code)
+    if request.method != "POST":
+        refusal = _resign_refusal(game, seat)
+        if refusal:
+            messages.error(request, refusal)
+            return redirect(game)
+        context = {"code": code, "resign_url": request.path, "table_url": game.get_absolute_url()}
+        return render(request, "games/resign.html", context)
+    try:
+        game.play(seat, rules.Move.resign())
+    except rules.IllegalMove as e:
+        messages.error(request, illegal_move_message(e))
+    return _board_or_redirect(request, game)
+
+
+def _resign_refusal(game, seat):
+    """Return why `seat` cannot resign `game` now, or "" if it can."""
+    if game.status != Game.Status.ACTIVE:
+        return _("This game is not in play.")
+    if seat in game.state().resigned:
+        return _("You have already resigned.")
+    return ""
+
+
+@login_required
+@require_POST
+def rematch(request, code):
+    """Ask for a rematch of a finished game, or accept the one asked for; follow it when it starts."""
+    game, _seat = _get_game_for_player(
+        request, code, _("Only the players of this game can ask for its rematch.")
+    )
+    try:
+        table = game.ask_rematch(request.user)
+    except SeatingError as e:
+        messages.error(request, str(e))
+        return _board_or_redirect(request, game)
+    if table.status == Game.Status.ACTIVE:
+        return _go_to(request, table)
+    return _board_or_redirect(request, game)
+
+
+@login_required
+@require_POST
+def new_computer_game(request, code):
+    """Start a live game against one computer player, of this game's computer level or basic."""
+    game, _seat = _get_game_for_player(
+        request, code, _("Only the players of this game can start a game from it.")
+    )
+    if game.status != Game.Status.FINISHED:
+        messages.error(request, _("A new game can be started from here once this game is over."))
+        return _board_or_redirect(request, game)
+    level = computer_level(game.seats.select_related("user"))
+    table = Game.objects.create(
+        host=request.user, seat_count=2, options=game.options, pace=Game.Pace.LIVE, private=True
+    )
+    table.join(request.user)
+    fill_with_bots(table, level)  # the table is full: it starts
+    table.refresh_from_db()
+    return _go_to(request, table)
+
+
+def _go_to(request, game):
+    """Send the browser to `game`'s table (htmx follows HX-Redirect with a full page load)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(game.get_absolute_url())
+    return redirect(game)
+
+
 def _board_or_redirect(request, game):
     if request.htmx:
         # The "view restart": redraw the board as it is now, whatever happened.
@@ -88,12 +166,12 @@ def _board_or_redirect(request, game):
     return redirect(game)
 
 
-def _get_game_for_player(request, code):
+def _get_game_for_player(request, code, refusal=None):
     """Return (game, seat) for a seated player; 404 for no such game, 403 for anyone else."""
     game = get_object_or_404(Game, code=code)
     seat = game.seat_of(request.user)
     if seat is None:
-        raise PermissionDenied(_("Only the players at this table can make moves."))
+        raise PermissionDenied(refusal or _("Only the players at this table can make moves."))
     return game, seat
 
 

@@ -19,10 +19,10 @@ from .engine import (
     outcome,
     replay,
 )
-from .moves import Choice, IllegalMove, Move
+from .moves import RESIGN, Choice, IllegalMove, Move
 from .observe import event_for, review_view, view_for
 from .payment import check_payment, least_overpay
-from .state import GameState, Options
+from .state import RESIGNED, GameState, Options
 from .summary import summarize
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "IllegalMove",
     "Move",
     "Options",
+    "RESIGN",
+    "RESIGNED",
     "abandon",
     "apply",
     "awaiting",

@@ -44,6 +44,7 @@ from .moves import (
     LAY,
     MOVE_WILD,
     PLAY as PLAY_MOVE,
+    RESIGN,
     TRANSFER,
     Choice,
     IllegalMove,
@@ -57,6 +58,7 @@ from .state import (
     DISCARD,
     OVER,
     PLAY,
+    RESIGNED,
     RESPOND,
     ROUND_LIMIT,
     STALEMATE,
@@ -371,6 +373,30 @@ def _move_wild(state, seat, move, events):
     check_win(state, (seat,), events)
 
 
+def _resign(state, seat, move, events):
+    """Ruling (resign): a player may resign at any time, on their turn or not.
+
+    The seat stays in the game and its decisions are made by the defaults of
+    section 11 (by whoever runs the game: each default is a move of its own,
+    so that the log replays); when one seat is left that has not resigned, it wins.
+    """
+    if seat in state.resigned:
+        raise IllegalMove(_("You have already resigned."))
+    if move.card != -1 or move.share != -1:
+        raise IllegalMove(_("That move has choices that do not belong to it."))
+    no_extras(move)
+    state.resigned = tuple(sorted((*state.resigned, seat)))
+    events.append({"type": "resign", "seat": seat})
+    left = playing(state)
+    if len(left) == 1:
+        end_game(state, left[0], RESIGNED, events)
+
+
+def playing(state):
+    """Return the seats that have not resigned."""
+    return [seat for seat in range(len(state.seats)) if seat not in state.resigned]
+
+
 # --- turns ---------------------------------------------------------------------------------
 
 
@@ -485,4 +511,5 @@ _HANDLERS = {
     JSN_MOVE: answer_just_say_no,
     TRANSFER: answer_transfer,
     ACCEPT: answer_accept,
+    RESIGN: _resign,
 }

@@ -45,6 +45,7 @@ def view_for(state, seat=None):
                 "sets": sets,
                 "complete_colours": sorted(complete_colours(state, i)),
                 "jailed": player.jailed,
+                "resigned": i in state.resigned,
             }
         )
     pending = None

@@ -159,6 +159,7 @@ def clone(state):
     new.active = state.active
     new.winner = state.winner
     new.end_reason = state.end_reason
+    new.resigned = state.resigned
     return new
 
 

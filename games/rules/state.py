@@ -17,6 +17,7 @@ WIN = "win"
 STALEMATE = "stalemate"
 ROUND_LIMIT = "round_limit"
 ABANDONED = "abandoned"
+RESIGNED = "resigned"  # the others resigned (or went absent): the last one left wins
 
 
 class Rng:
@@ -199,6 +200,7 @@ class GameState:
         "active",
         "winner",
         "end_reason",
+        "resigned",
     )
 
     def __init__(self, options, seats, rng):
@@ -218,6 +220,7 @@ class GameState:
         self.active = False  # whether a card was drawn or played in this turn
         self.winner = -1
         self.end_reason = ""
+        self.resigned = ()  # the seats that resigned, in seat order: their defaults play on
 
     @property
     def over(self):
@@ -244,6 +247,7 @@ class GameState:
             "active": self.active,
             "winner": self.winner,
             "end_reason": self.end_reason,
+            "resigned": list(self.resigned),
         }
 
     @classmethod
@@ -261,6 +265,7 @@ class GameState:
         state.active = data["active"]
         state.winner = data["winner"]
         state.end_reason = data["end_reason"]
+        state.resigned = tuple(data.get("resigned", ()))  # snapshots from before resigning
         return state
 
     def copy(self):

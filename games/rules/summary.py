@@ -7,8 +7,9 @@ The summary is plain JSON data counted from the events of a replay:
         "turns": 57,               # turns begun, skipped ones included
         "rounds": 29,
         "winner": 0,               # seat, or None
-        "end_reason": "win",       # state.WIN, STALEMATE, ROUND_LIMIT or ABANDONED
+        "end_reason": "win",       # state.WIN, STALEMATE, ROUND_LIMIT, ABANDONED or RESIGNED
         "winning_sets": ["brown", "green", "dark_blue"],  # the winner's complete colours
+        "resigned": [1],           # the seats that resigned
         "players": [{"seat": 0, ...}, ...],  # see new_tally
     }
 """
@@ -118,6 +119,7 @@ class Tally:
             "winner": winner,
             "end_reason": state.end_reason,
             "winning_sets": [c for c in COLOURS if c in winning],
+            "resigned": list(state.resigned),  # seats, in seat order
             "players": self.players,
         }
 

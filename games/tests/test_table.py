@@ -174,7 +174,8 @@ def test_it_shows_the_result_and_the_review_link_when_finished(client, alice, ta
 
     assert "alice won with 3 complete sets" in html
     assert f'href="/games/{table_game.code}/review/"' in html
-    assert f'ws-connect="/ws/games/{table_game.code}/"' not in html
+    # The socket stays open for the players: a rematch offer reaches them live.
+    assert f'ws-connect="/ws/games/{table_game.code}/"' in html
 
 
 def test_it_says_so_when_the_game_ends_in_stalemate(client, alice, table_game):
