@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
 from games.models import Game, Seat
+from games.tests.running_site import Site
 
 PASSWORD = "purple-rent-deal-42"
 
@@ -97,3 +98,18 @@ def start_server(shared_env, tmp_path):
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def sites(tmp_path):
+    """Return a function starting a Site; every one is stopped after the test, pass or fail."""
+    started = []
+
+    def start(command, env):
+        site = Site(command, env, tmp_path / f"site-{len(started)}.log")
+        started.append(site)
+        return site
+
+    yield start
+    for site in started:
+        site.stop()
