@@ -123,15 +123,18 @@ def screenshot_dir():
     return ARTIFACTS
 
 
-def open_page(browser, server, user, path, viewport=(1100, 900)):
-    """Open `path` in a new browser context logged in as `user`; return (page, page errors)."""
+def open_page(browser, server, user, path, viewport=(1100, 900), touch=False, init_script=None):
+    """Open `path` in a new browser context logged in as `user`; return (page, page errors).
+
+    `touch` gives the context a touch screen; `init_script` runs in the page before its own.
+    """
     from django.conf import settings
     from django.test import Client
 
     client = Client()
     client.force_login(user)
     width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
     page = context.new_page()
@@ -144,5 +147,7 @@ def open_page(browser, server, user, path, viewport=(1100, 900)):
             errors.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
+    if init_script:
+        page.add_init_script(init_script)
     page.goto(server + path)
     return page, errors

@@ -41,29 +41,16 @@ def open_table(browser, server, user, game, viewport=DESKTOP, touch=False):
     The socket's first message redraws the board: a test pointing at a card
     before then may be pointing at a card about to be replaced.
     """
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(message.text) if "Content Security Policy" in message.text else None
-        ),
+    page, errors = open_page(
+        browser,
+        server,
+        user,
+        f"/games/{game.code}/",
+        viewport,
+        touch=touch,
+        init_script="document.addEventListener('htmx:wsAfterMessage', () => { "
+        "window.boardsReceived = (window.boardsReceived || 0) + 1; });",
     )
-    page.add_init_script(
-        "document.addEventListener('htmx:wsAfterMessage', () => { window.boardsReceived = "
-        "(window.boardsReceived || 0) + 1; });"
-    )
-    page.goto(f"{server}/games/{game.code}/")
     page.wait_for_function("() => window.boardsReceived > 0", timeout=10_000)
     return page, errors
 
