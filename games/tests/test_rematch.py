@@ -5,7 +5,8 @@ from django.urls import reverse
 
 from games import rules
 from games.bots import bot_account
-from games.models import Game, Seat, SeatingError
+from games.models import Game, SeatingError
+from games.tests.review_helpers import started_game  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 
@@ -13,11 +14,7 @@ OPTIONS = {"enhanced": True, "built_sets": False, "wild_moves_cost_a_play": True
 
 
 def make_game(users, **fields):
-    fields.setdefault("seed", 7)
-    game = Game.objects.create(host=users[0], seat_count=len(users), **fields)
-    for position, user in enumerate(users):
-        Seat.objects.create(game=game, user=user, position=position)
-    return game.start()
+    return started_game(users, **{"seed": 7, **fields})
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from accounts.models import PlayerStats, RatingChange
 from games import rules
 from games.models import Game, Move, Seat, enforce_deadlines
 from games.rules.position import card_in
+from games.tests.review_helpers import started_game  # noqa: E402
 
 from .helpers import set_position, state_of
 
@@ -17,11 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def make_game(users, **fields):
-    fields.setdefault("seed", 7)
-    game = Game.objects.create(host=users[0], seat_count=len(users), **fields)
-    for position, user in enumerate(users):
-        Seat.objects.create(game=game, user=user, position=position)
-    return game.start()
+    return started_game(users, **{"seed": 7, **fields})
 
 
 @pytest.fixture
