@@ -26,3 +26,12 @@ def bob(db):
 @pytest.fixture
 def charlie(db):
     return User.objects.create_user("charlie", "charlie@example.com", PASSWORD)
+
+
+@pytest.fixture(autouse=True)
+def shared_throttle_cache():
+    """Start every test with the throttle on the shared cache and an empty local fallback."""
+    from accounts import throttle
+
+    throttle._local.clear()
+    throttle._shared_down_until = 0.0
