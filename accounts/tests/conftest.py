@@ -35,3 +35,13 @@ def shared_throttle_cache():
 
     throttle._local.clear()
     throttle._shared_down_until = 0.0
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    # LocaleMiddleware activates a request's language in the test's thread and
+    # leaves it there: a Chinese request must not make later tests Chinese.
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
