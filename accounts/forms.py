@@ -1,7 +1,11 @@
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm as DjangoPasswordChangeForm,
+    UserCreationForm,
+)
 from django.utils.translation import get_language_info, gettext_lazy as _
 
 from accounts import throttle
@@ -43,15 +47,31 @@ class SignupForm(UserCreationForm):
         _check_email_is_free(email)
         return email
 
+    def explain_integrity_error(self):
+        """Say which name or address another sign-up took between the checks and the save."""
+        username = self.cleaned_data.get("username", "")
+        if User.objects.filter(username__iexact=username).exists():
+            self.add_error("username", self.instance.unique_error_message(User, ["username"]))
+        elif User.objects.filter(display_name__iexact=username).exists():
+            self.add_error("username", _("Another player already goes by this name."))
+        email = self.cleaned_data.get("email", "")
+        try:
+            if email:
+                _check_email_is_free(email)
+        except forms.ValidationError as error:
+            self.add_error("email", error)
+        if not self.errors:
+            self.add_error(None, _("Your account could not be created. Please try again."))
+
 
 class SettingsForm(forms.ModelForm):
     language = forms.ChoiceField(label=_("Language"), choices=_language_choices, required=False)
 
     class Meta:
         model = User
+        # The email address has a page of its own (EmailChangeForm): it takes the password.
         fields = [
             "display_name",
-            "email",
             "language",
             "email_notifications",
             "email_digest",
@@ -63,14 +83,71 @@ class SettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+
+
+class CurrentPasswordMixin:
+    """Check the account's current password, a few wrong tries at most."""
+
+    wrong_password_message = _(
+        "Your current password was entered incorrectly. Please enter it again."
+    )
+
+    def _check_current_password(self, user, password):
+        # A session taken over must not become a way to guess the password.
+        if throttle.password_checks_locked(user):
+            raise forms.ValidationError(
+                _("Too many wrong passwords. Please try again in %(minutes)d minutes."),
+                code="throttled",
+                params={"minutes": throttle.WINDOW // 60},
+            )
+        if not user.check_password(password):
+            throttle.record_wrong_password(user)
+            raise forms.ValidationError(self.wrong_password_message, code="password_incorrect")
+        return password
+
+
+class EmailChangeForm(CurrentPasswordMixin, forms.ModelForm):
+    """A new email address, given with the current password (reset links go to it)."""
+
+    current_password = forms.CharField(
+        label=_("Current password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    class Meta:
+        model = User
+        fields = ["email"]
+        labels = {"email": _("New email address")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.previous_email = self.instance.email
         self.fields["email"].required = True
         self.fields["email"].widget.attrs["autocomplete"] = "email"
-        self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+        self.initial["email"] = ""
+
+    def clean_current_password(self):
+        return self._check_current_password(self.instance, self.cleaned_data["current_password"])
 
     def clean_email(self):
         email = self.cleaned_data["email"]
+        if email.casefold() == self.previous_email.casefold():
+            raise forms.ValidationError(_("This is already your email address."), code="same_email")
         _check_email_is_free(email, user=self.instance)
         return email
+
+
+class PasswordChangeForm(CurrentPasswordMixin, DjangoPasswordChangeForm):
+    """Django's password change, its current password throttled like the email change's."""
+
+    @property
+    def wrong_password_message(self):
+        return self.error_messages["password_incorrect"]
+
+    def clean_old_password(self):
+        return self._check_current_password(self.user, self.cleaned_data["old_password"])
 
 
 class ThrottledLoginMixin:
@@ -78,8 +155,9 @@ class ThrottledLoginMixin:
 
     def clean(self):
         username = self.cleaned_data.get("username")
-        # Daphne fills REMOTE_ADDR from X-Forwarded-For with --proxy-headers
-        # (manage.py serve --proxy-headers), so a proxy is not one address for all.
+        # Behind a proxy, the address its entry of X-Forwarded-For gives
+        # (config/proxy.py): a proxy is not one address for all, and a client
+        # cannot choose the address it is counted as.
         address = self.request.META.get("REMOTE_ADDR") if self.request else None
         # Checked before the password, and alike for every username: a locked
         # account and a missing one look the same.
@@ -96,7 +174,7 @@ class ThrottledLoginMixin:
                 throttle.record_failure(username, address)
             raise
         if self.user_cache is not None:
-            throttle.reset(username)
+            throttle.reset(username, address)
         return self.cleaned_data
 
 

@@ -1,7 +1,12 @@
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from accounts import names
 
 
 class User(AbstractUser):
@@ -10,6 +15,7 @@ class User(AbstractUser):
         max_length=40,
         blank=True,
         help_text=_("The name other players see. The username is used when empty."),
+        validators=[names.validate_display_name],
     )
     language = models.CharField(
         _("language"),
@@ -48,6 +54,65 @@ class User(AbstractUser):
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
     # for a person. Bot accounts are made by games.bots and cannot log in.
     bot_level = models.CharField(_("computer level"), max_length=10, blank=True, editable=False)
+
+    class Meta(AbstractUser.Meta):
+        # The database decides between two sign-ups at once (the forms' checks
+        # run before either is saved): "Alice" and "alice" are one name, and an
+        # email address belongs to one account.
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"),
+                name="unique_username_any_case",
+                violation_error_message=_("A user with that username already exists."),
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~Q(email=""),
+                name="unique_email_any_case",
+                violation_error_message=_("Another account already uses this email address."),
+            ),
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~Q(display_name=""),
+                name="unique_display_name_any_case",
+                violation_error_message=_("Another player already goes by this name."),
+            ),
+        ]
+
+    @classmethod
+    def from_db(cls, db, field_names, values, **kwargs):
+        user = super().from_db(db, field_names, values, **kwargs)
+        # What clean() compares with: only a changed name is checked again.
+        user._saved_names = {
+            name: getattr(user, name)
+            for name in ("username", "display_name")
+            if name in user.__dict__
+        }
+        return user
+
+    def clean(self):
+        super().clean()
+        self.display_name = names.normalize_display_name(self.display_name)
+        errors = {}
+        others = User.objects.exclude(pk=self.pk)
+        if self._name_changed("username"):
+            if not self.bot_level and names.is_reserved_username(self.username):
+                errors["username"] = _("Names starting with “bot” are kept for computer players.")
+            elif others.filter(display_name__iexact=self.username).exists():
+                errors["username"] = _("Another player already goes by this name.")
+        if self.display_name and self._name_changed("display_name"):
+            if not self.bot_level and names.is_reserved_display_name(self.display_name):
+                errors["display_name"] = _("This name is kept for computer players.")
+            elif others.filter(
+                Q(username__iexact=self.display_name) | Q(display_name__iexact=self.display_name)
+            ).exists():
+                errors["display_name"] = _("Another player already goes by this name.")
+        if errors:
+            raise ValidationError(errors)
+
+    def _name_changed(self, field):
+        saved = getattr(self, "_saved_names", {})
+        return field not in saved or saved[field] != getattr(self, field)
 
     def get_absolute_url(self):
         return reverse("accounts:profile", args=[self.username])

@@ -1,69 +1,165 @@
-"""Login throttling: too many failed logins lock a username, or an address, for a while.
+"""Throttles: failed logins, wrong current passwords and password reset requests.
 
-Failures are counted in the cache (Redis in production, so every server
-process sees the same counts). A lock refuses every attempt, even with the
-right password, and works the same for usernames that do not exist, so it
-tells nothing about which accounts there are.
+Counts live in the cache (Redis in production, so that every server process
+sees the same counts). The address is the client's as the trusted proxy saw
+it (config/proxy.py), never one the client chose; an IPv6 address counts as
+its /64 network, which one client usually holds whole.
+
+Logins: 5 failures for one username from one address lock that pair for 15
+minutes, even with the right password; 20 failures from one address, over any
+usernames, lock the address (against trying one password on many accounts).
+Nobody can lock a player out from another address. A lock works the same for
+usernames that do not exist, so it tells nothing about which accounts there
+are. Password reset requests: 3 an hour for one email address (whether an
+account has it or not) and 10 an hour from one address.
+
+A cache that fails never turns a login into an error page: while it is down
+the counts are kept in this process only (a warning is logged), which still
+slows a guesser down.
 """
 
 import hashlib
+import ipaddress
+import logging
 import time
 
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 
-FAILURES_PER_USERNAME = 5
+log = logging.getLogger(__name__)
+
+FAILURES_PER_PAIR = 5  # one username from one address
 FAILURES_PER_ADDRESS = 20
-# Failures are counted over this window, and a lock lasts as long.
+# Login failures are counted over this window, and a lock lasts as long.
 WINDOW = 15 * 60  # seconds
 
+# Wrong current passwords (changing the email address or the password), per account.
+PASSWORD_CHECKS_PER_USER = 5
 
-def _keys(kind, value):
+RESETS_PER_EMAIL = 3
+RESETS_PER_ADDRESS = 10
+RESET_WINDOW = 60 * 60
+
+# Where the counts go while the shared cache is down, and for how long after a
+# failure it is left alone (a cache that times out would slow every login).
+_local = LocMemCache("throttle-fallback", {})
+RETRY_AFTER = 10.0  # seconds
+_shared_down_until = 0.0
+
+
+def _call(method, *args, **kwargs):
+    global _shared_down_until
+    if time.monotonic() >= _shared_down_until:
+        try:
+            return getattr(cache, method)(*args, **kwargs)
+        except ValueError:  # incr() of a missing key: an answer, not a failure
+            raise
+        except Exception as error:
+            _shared_down_until = time.monotonic() + RETRY_AFTER
+            log.warning(
+                "Throttle: the cache failed (%r); counting in this process for %d s.",
+                error,
+                RETRY_AFTER,
+            )
+    return getattr(_local, method)(*args, **kwargs)
+
+
+def _key(kind, *parts):
     # Hashed: a username may hold characters a cache key must not.
-    digest = hashlib.sha256(value.encode()).hexdigest()
-    return f"login-failures:{kind}:{digest}", f"login-locked:{kind}:{digest}"
+    digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+    return f"throttle:{kind}:{digest}"
 
 
-def _subjects(username, address):
-    # Usernames are compared case-insensitively here: "Alice" and "alice"
-    # must not get five tries each.
-    yield "username", (username or "").casefold(), FAILURES_PER_USERNAME
+def address_key(address):
+    """Return what `address` is counted as: the address, or an IPv6 address's /64 network."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _count(key, window):
+    """Add one to the count at `key`, which starts a window of `window` seconds; return it."""
+    # add() starts the window with the first hit; incr() keeps its expiry.
+    if _call("add", key, 1, timeout=window):
+        return 1
+    try:
+        return _call("incr", key)
+    except ValueError:  # expired between add() and incr()
+        _call("set", key, 1, timeout=window)
+        return 1
+
+
+def _is_locked(key):
+    # The lock stores its end, not only a cache timeout, so that it ends on
+    # time whatever the cache's own clock.
+    until = _call("get", key)
+    return until is not None and until > time.time()
+
+
+def _fail(count_key, lock_key, limit, window):
+    if _count(count_key, window) >= limit:
+        _call("set", lock_key, time.time() + window, timeout=window)
+        _call("delete", count_key)
+
+
+def _login_subjects(username, address):
+    # Usernames are compared case-insensitively: "Alice" and "alice" must not
+    # get five tries each.
+    address = address_key(address or "")
+    yield "login-pair", (username or "").casefold(), address, FAILURES_PER_PAIR
     if address:
-        yield "address", address, FAILURES_PER_ADDRESS
+        yield "login-address", address, FAILURES_PER_ADDRESS
 
 
 def is_locked(username, address):
-    """Return whether attempts for this username or from this address are refused now."""
-    now = time.time()
-    for kind, value, _limit in _subjects(username, address):
-        _count_key, lock_key = _keys(kind, value)
-        # The lock stores its end, not only a cache timeout, so that it ends
-        # on time whatever the cache's own clock.
-        until = cache.get(lock_key)
-        if until is not None and until > now:
-            return True
-    return False
+    """Return whether a login as `username` from `address` is refused now."""
+    return any(
+        _is_locked(_key(f"{kind}-locked", *values))
+        for kind, *values, _limit in _login_subjects(username, address)
+    )
 
 
 def record_failure(username, address):
-    """Count a failed login; lock the username or the address once it reaches its limit."""
-    now = time.time()
-    for kind, value, limit in _subjects(username, address):
-        count_key, lock_key = _keys(kind, value)
-        # add() starts the window with the first failure; incr() keeps its expiry.
-        if cache.add(count_key, 1, timeout=WINDOW):
-            count = 1
-        else:
-            try:
-                count = cache.incr(count_key)
-            except ValueError:  # expired between add() and incr()
-                cache.set(count_key, 1, timeout=WINDOW)
-                count = 1
-        if count >= limit:
-            cache.set(lock_key, now + WINDOW, timeout=WINDOW)
-            cache.delete(count_key)
+    """Count a failed login; lock the pair or the address once it reaches its limit."""
+    for kind, *values, limit in _login_subjects(username, address):
+        _fail(_key(kind, *values), _key(f"{kind}-locked", *values), limit, WINDOW)
 
 
-def reset(username):
-    """Forget the failures of a username after a successful login."""
-    count_key, _lock_key = _keys("username", (username or "").casefold())
-    cache.delete(count_key)
+def reset(username, address):
+    """Forget the failures of `username` from `address` after a successful login."""
+    _call("delete", _key("login-pair", (username or "").casefold(), address_key(address or "")))
+
+
+def password_checks_locked(user):
+    """Return whether checks of `user`'s current password are refused now (too many wrong)."""
+    return _is_locked(_key("password-check-locked", str(user.pk)))
+
+
+def record_wrong_password(user):
+    """Count a wrong current password given to change the email address or the password."""
+    values = str(user.pk)
+    _fail(
+        _key("password-check", values),
+        _key("password-check-locked", values),
+        PASSWORD_CHECKS_PER_USER,
+        WINDOW,
+    )
+
+
+def allow_password_reset(email, address):
+    """Count a password reset request; return whether an email may be sent for it.
+
+    Counted by the address typed, whether an account has it or not, so that
+    the answer tells nothing about which accounts there are.
+    """
+    allowed = _count(_key("reset-email", email.casefold()), RESET_WINDOW) <= RESETS_PER_EMAIL
+    if address:
+        per_address = _count(_key("reset-address", address_key(address)), RESET_WINDOW)
+        allowed = allowed and per_address <= RESETS_PER_ADDRESS
+    return allowed

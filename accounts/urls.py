@@ -22,10 +22,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html",
-            success_url=reverse_lazy("accounts:password_change_done"),
-        ),
+        views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_change_done")),
         name="password_change",
     ),
     path(
@@ -37,12 +34,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="accounts/password_reset.html",
-            email_template_name="accounts/emails/password_reset.txt",
-            subject_template_name="accounts/emails/password_reset_subject.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.PasswordResetView.as_view(success_url=reverse_lazy("accounts:password_reset_done")),
         name="password_reset",
     ),
     path(
@@ -66,6 +58,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("settings/", views.settings_page, name="settings"),
+    path("settings/email/", views.email_change, name="email_change"),
     path("settings/hide-table-hints/", views.hide_table_hints, name="hide_table_hints"),
     path("u/<username:username>/", views.profile, name="profile"),
     path("u/<username:username>/vs/<username:other>/", views.versus, name="versus"),

@@ -1,17 +1,29 @@
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.mail import EmailMessage
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.utils import translation
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.forms import LoginForm, SettingsForm, SignupForm
+from accounts import throttle
+from accounts.forms import (
+    EmailChangeForm,
+    LoginForm,
+    PasswordChangeForm,
+    SettingsForm,
+    SignupForm,
+)
 from accounts.models import Edition, Rating, User
 from accounts.profile import (
     LEADERBOARD_MIN_GAMES,
@@ -22,6 +34,8 @@ from accounts.profile import (
     recent_games,
 )
 from games import bots
+
+log = logging.getLogger(__name__)
 
 
 def _next_url(request):
@@ -41,9 +55,15 @@ def signup(request):
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            login(request, user)
-            return redirect(_next_url(request))
+            try:
+                # The unique constraints decide between two sign-ups at once.
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:
+                form.explain_integrity_error()
+            else:
+                login(request, user)
+                return redirect(_next_url(request))
     else:
         form = SignupForm()
 
@@ -63,6 +83,41 @@ class LoginView(auth_views.LoginView):
         if form.has_error(NON_FIELD_ERRORS, "throttled"):
             response.status_code = 429
         return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change: the current password, a few wrong tries at most (429)."""
+
+    form_class = PasswordChangeForm
+    template_name = "accounts/password_change.html"
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error("old_password", "throttled"):
+            response.status_code = 429
+        return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, a few emails an hour at most for one address and from one client.
+
+    A refused request answers the same whether an account has the address or not.
+    """
+
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/emails/password_reset.txt"
+    subject_template_name = "accounts/emails/password_reset_subject.txt"
+
+    def form_valid(self, form):
+        address = self.request.META.get("REMOTE_ADDR")
+        if not throttle.allow_password_reset(form.cleaned_data["email"], address):
+            form.add_error(
+                None, _("Too many password reset requests. Please try again in an hour.")
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
 
 
 def profile(request, username):
@@ -145,6 +200,49 @@ def settings_page(request):
         form = SettingsForm(instance=request.user)
 
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+def email_change(request):
+    """Change the account's email address: the current password, and a word to the old one."""
+    if request.method == "POST":
+        form = EmailChangeForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:  # another account took the address meanwhile
+                form.add_error("email", _("Another account already uses this email address."))
+            else:
+                if form.previous_email:
+                    _tell_of_email_change(user, form.previous_email)
+                messages.success(request, _("Your email address is changed."))
+                return redirect("accounts:settings")
+        status = 429 if form.has_error("current_password", "throttled") else 200
+    else:
+        form = EmailChangeForm(instance=request.user)
+        status = 200
+    return render(request, "accounts/email_change.html", {"form": form}, status=status)
+
+
+def _tell_of_email_change(user, previous_email):
+    """Email the old address that the account's address changed (someone may have taken it)."""
+    with translation.override(user.language or translation.get_language()):
+        context = {
+            "user": user,
+            "previous_email": previous_email,
+            "when": timezone.now(),
+            "site_url": settings.SITE_URL,
+        }
+        message = EmailMessage(
+            subject=render_to_string("accounts/emails/email_changed_subject.txt", context).strip(),
+            body=render_to_string("accounts/emails/email_changed.txt", context),
+            to=[previous_email],
+        )
+    try:
+        message.send()
+    except Exception:  # the change is made: a mail server away must not turn it into an error
+        log.exception("Could not tell %s of the email change of user %s", previous_email, user.pk)
 
 
 @login_required

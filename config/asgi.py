@@ -15,6 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from config.echo import EchoConsumer  # noqa: E402
+from config.proxy import TrustedProxyMiddleware  # noqa: E402
 from games.consumers import GameConsumer  # noqa: E402
 from games.worker import run_inside_server  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
@@ -37,6 +38,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Outermost: the throttles and socket limits count the client the trusted proxy saw.
+application = TrustedProxyMiddleware(application)
 
 # This is the module a Daphne server loads before it runs: without Redis, the
 # worker's rounds run in this process (settings.WORKER_IN_SERVER), once its

@@ -83,6 +83,13 @@ elif not DEBUG and len(SECRET_KEY) < 50:
     # Sessions, password reset links and CSRF tokens are signed with it.
     raise ImproperlyConfigured(f"SECRET_KEY is too short (50 characters at least); {make_a_key}")
 
+# How many proxies in front of the site append to X-Forwarded-For (0: none).
+# The client's address, which the throttles count, is the entry that many
+# places from the right: the one the outermost trusted proxy wrote, never one
+# the client sent (config/proxy.py). `manage.py serve --proxy-headers` makes it
+# 1 unless it is set.
+TRUSTED_PROXY_HOPS = envint("TRUSTED_PROXY_HOPS", 0)
+
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 

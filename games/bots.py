@@ -14,6 +14,8 @@ import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
@@ -37,16 +39,39 @@ ROUND_SECONDS = 2.0
 
 
 def bot_account(level, number):
-    """Return bot account `number` of `level`, creating it the first time."""
+    """Return bot account `number` of `level`, creating it the first time.
+
+    A computer player is recognised by its `bot_level`, never by its name: a
+    person who holds the name bot-<level>-<number> (taken before such names
+    were kept for computer players) is never returned; the bot is then
+    bot-<level>-<number>-2 (or -3...).
+    """
     User = get_user_model()
-    user, created = User.objects.get_or_create(
-        username=f"bot-{level}-{number}",
-        defaults={"bot_level": level, "display_name": f"{level.capitalize()} bot {number}"},
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
+    base = f"bot-{level}-{number}"
+    for username in [base, *(f"{base}-{n}" for n in range(2, 100))]:
+        bot = User.objects.filter(bot_level=level, username=username).first()
+        if bot is not None:
+            return bot
+        if User.objects.filter(username__iexact=username).exists():
+            continue  # a person's name
+        bot = User(username=username, bot_level=level, display_name=_bot_name(level, number))
+        bot.set_unusable_password()
+        try:
+            with transaction.atomic():
+                bot.save()
+        except IntegrityError:  # made at the same moment elsewhere: take that one
+            return User.objects.get(bot_level=level, username=username)
+        return bot
+    raise SeatingError(_("There is no such computer level."))
+
+
+def _bot_name(level, number):
+    name = f"{level.capitalize()} bot {number}"
+    # Display names are unique among players (accounts.User): a person may
+    # have taken this one before it was kept for computer players. The bot
+    # then goes by its username.
+    taken = Q(display_name__iexact=name) | Q(username__iexact=name)
+    return "" if get_user_model().objects.filter(taken).exists() else name
 
 
 def fill_with_bots(game, level):
@@ -57,16 +82,16 @@ def fill_with_bots(game, level):
     if level not in LEVELS:
         raise SeatingError(_("There is no such computer level."))
     seated = 0
-    taken = set(game.seats.values_list("user__username", flat=True))
     number = 1
     while True:
         game.refresh_from_db()
         if game.status != Game.Status.OPEN or game.seats.count() >= game.seat_count:
             return seated
-        while f"bot-{level}-{number}" in taken:
-            number += 1
-        game.join(bot_account(level, number))
-        taken.add(f"bot-{level}-{number}")
+        bot = bot_account(level, number)
+        number += 1
+        if game.seats.filter(user=bot).exists():
+            continue
+        game.join(bot)
         seated += 1
 
 

@@ -26,3 +26,22 @@ def bob(db):
 @pytest.fixture
 def charlie(db):
     return User.objects.create_user("charlie", "charlie@example.com", PASSWORD)
+
+
+@pytest.fixture(autouse=True)
+def shared_throttle_cache():
+    """Start every test with the throttle on the shared cache and an empty local fallback."""
+    from accounts import throttle
+
+    throttle._local.clear()
+    throttle._shared_down_until = 0.0
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    # LocaleMiddleware activates a request's language in the test's thread and
+    # leaves it there: a Chinese request must not make later tests Chinese.
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -63,3 +63,17 @@ def test_it_shows_the_done_page(client, alice):
 
     assert response.status_code == 200
     assert "Password changed" in response.text
+
+
+def test_it_refuses_to_check_the_old_password_after_five_wrong_ones(client, alice):
+    client.force_login(alice)
+    wrong = {"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    for _ in range(5):
+        assert client.post(URL, wrong).status_code == 200
+
+    response = client.post(URL, wrong | {"old_password": PASSWORD})
+
+    assert response.status_code == 429
+    assert "Too many wrong passwords. Please try again in 15 minutes." in response.text
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)

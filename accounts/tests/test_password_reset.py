@@ -79,3 +79,55 @@ def test_it_sends_nothing_for_an_unknown_address_but_says_the_same(client, alice
 
     assert mailoutbox == []
     assert "Check your email" in response.text
+
+
+REFUSED = "Too many password reset requests. Please try again in an hour."
+
+
+def test_it_sends_three_emails_an_hour_to_one_address_at_most(client, alice, mailoutbox):
+    answers = [
+        client.post(URL, {"email": "ALICE@example.com"}, REMOTE_ADDR=f"192.0.2.{n}")
+        for n in range(1, 21)
+    ]
+
+    assert len(mailoutbox) == 3
+    assert [a.status_code for a in answers] == [302] * 3 + [429] * 17
+    assert REFUSED in answers[3].text
+    assert 'name="email"' in answers[3].text
+
+
+def test_it_answers_the_same_whether_the_account_exists_or_not(client, alice, mailoutbox):
+    def ask(email):
+        return [client.post(URL, {"email": email}).status_code for _ in range(4)]
+
+    assert ask("alice@example.com") == ask("nobody@example.com") == [302, 302, 302, 429]
+    assert len(mailoutbox) == 3
+
+
+def test_it_sends_ten_emails_an_hour_from_one_client_at_most(client, db, mailoutbox):
+    from accounts.models import User
+
+    for n in range(12):
+        User.objects.create_user(f"player{n}", f"player{n}@example.com", PASSWORD)
+
+    answers = [
+        client.post(URL, {"email": f"player{n}@example.com"}, REMOTE_ADDR="192.0.2.1")
+        for n in range(12)
+    ]
+
+    assert len(mailoutbox) == 10
+    assert [a.status_code for a in answers[9:]] == [302, 429, 429]
+
+
+def test_it_sends_again_an_hour_later(client, alice, mailoutbox):
+    import time_machine
+    from django.utils import timezone
+
+    with time_machine.travel(timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)) as t:
+        for _ in range(4):
+            client.post(URL, {"email": "alice@example.com"})
+        t.shift(3601)
+        response = client.post(URL, {"email": "alice@example.com"})
+
+    assert response.status_code == 302
+    assert len(mailoutbox) == 4

@@ -30,7 +30,8 @@ def test_it_shows_the_current_settings(client, alice):
 
     assert response.status_code == 200
     assert 'value="Alice Liddell"' in response.text
-    assert 'value="alice@example.com"' in response.text
+    assert "Email address: alice@example.com" in response.text
+    assert 'href="/accounts/settings/email/"' in response.text
     assert 'id="id_email_notifications" checked>' in response.text
 
 
@@ -45,19 +46,15 @@ def test_it_offers_each_language_in_its_own_name(client, alice):
     assert '<option value="zh-hans">简体中文</option>' in response.text
 
 
-def test_it_saves_display_name_email_and_language(client, alice):
+def test_it_saves_display_name_and_language(client, alice):
     client.force_login(alice)
 
-    response = client.post(
-        URL,
-        _form(display_name="  Queen of Hearts ", email="queen@example.com", language="zh-hans"),
-    )
+    response = client.post(URL, _form(display_name="  Queen   of Hearts ", language="zh-hans"))
 
     assert response.status_code == 302
     assert response.url == URL
     alice.refresh_from_db()
     assert alice.display_name == "Queen of Hearts"
-    assert alice.email == "queen@example.com"
     assert alice.language == "zh-hans"
     assert alice.email_notifications is True
 
@@ -108,15 +105,12 @@ def test_it_confirms_the_save(client, alice):
 def test_it_keeps_the_input_on_an_error(client, alice, bob):
     client.force_login(alice)
 
-    response = client.post(
-        URL, _form(display_name="Queen of Hearts", email="BOB@example.com", language="zh-hans")
-    )
+    response = client.post(URL, _form(display_name="BOB", language="zh-hans"))
 
     assert response.status_code == 200
     assert "Please correct the errors below." in response.text
-    assert "Another account already uses this email address." in response.text
-    assert 'value="Queen of Hearts"' in response.text
-    assert 'value="BOB@example.com"' in response.text
+    assert "Another player already goes by this name." in response.text
+    assert 'value="BOB"' in response.text
     assert '<option value="zh-hans" selected>' in response.text
     # The header still shows the saved name, not the rejected one.
     assert '<a class="account-name" href="/accounts/u/alice/">Alice Liddell</a>' in response.text
@@ -125,13 +119,12 @@ def test_it_keeps_the_input_on_an_error(client, alice, bob):
     assert alice.email == "alice@example.com"
 
 
-def test_it_rejects_an_invalid_email_and_an_unknown_language(client, alice):
+def test_it_rejects_an_unknown_language(client, alice):
     client.force_login(alice)
 
-    response = client.post(URL, _form(email="not-an-address", language="fr"))
+    response = client.post(URL, _form(language="fr"))
 
     form = response.context["form"]
-    assert form.errors["email"] == ["Enter a valid email address."]
     assert "fr is not one of the available choices." in form.errors["language"][0]
     alice.refresh_from_db()
     assert alice.language == ""

@@ -139,3 +139,85 @@ def test_it_sends_a_logged_in_user_on(client, alice):
 
     assert response.status_code == 302
     assert response.url == "/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "username", ["bot-strong-2", "BOT-basic-1", "Bot_random_3", "bot", "bot.x"]
+)
+def test_it_keeps_the_computer_players_names(client, username):
+    response = client.post(URL, _form(username=username))
+
+    assert response.status_code == 200
+    assert "Names starting with “bot” are kept for computer players." in response.text
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+def test_it_lets_a_name_that_only_starts_like_bot(client):
+    response = client.post(URL, _form(username="bottlecap"))
+
+    assert response.status_code == 302
+
+
+def test_it_refuses_a_username_another_player_goes_by(client, alice):
+    response = client.post(URL, _form(username="alice_liddell"))
+    assert response.status_code == 302, "a different name"
+    client.logout()
+
+    alice.display_name = "Queenie"
+    alice.save()
+    response = client.post(URL, _form(username="QUEENIE", email="q@example.com"))
+
+    assert response.status_code == 200
+    assert "Another player already goes by this name." in response.text
+
+
+@pytest.fixture
+def checks_pass_too_early(monkeypatch):
+    """Let the form's checks miss the account another sign-up saves just before this one."""
+    from django.contrib.auth.forms import BaseUserCreationForm
+
+    from accounts import forms
+
+    monkeypatch.setattr(
+        BaseUserCreationForm,
+        "clean_username",
+        lambda self: self.cleaned_data["username"],
+        raising=False,
+    )
+    monkeypatch.setattr(
+        forms.SignupForm,
+        "clean_username",
+        lambda self: self.cleaned_data["username"],
+        raising=False,
+    )
+    monkeypatch.setattr(forms, "_check_email_is_free", lambda email, user=None: None)
+    monkeypatch.setattr(forms.SignupForm, "validate_unique", lambda self: None)
+
+
+@pytest.mark.django_db
+def test_it_lets_the_database_decide_between_two_sign_ups_with_one_username(
+    client, checks_pass_too_early
+):
+    User.objects.create_user("dora", "first@example.com", "tabletop-banker-77")
+
+    response = client.post(URL, _form(username="Dora"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.text
+    assert list(User.objects.values_list("username", flat=True)) == ["dora"]
+    assert not get_user(client).is_authenticated
+
+
+@pytest.mark.django_db
+def test_it_lets_the_database_decide_between_two_sign_ups_with_one_email(
+    client, checks_pass_too_early
+):
+    User.objects.create_user("first", "dora@example.com", "tabletop-banker-77")
+
+    response = client.post(URL, _form(email="DORA@example.com"))
+
+    assert response.status_code == 200
+    assert "Another account already uses this email address." in response.text
+    assert not User.objects.filter(username="dora").exists()

@@ -63,3 +63,25 @@ def test_it_adds_email_notifications_in_a_later_migration():
     [add_field] = migration.operations
     assert add_field.name == "email_notifications"
     assert add_field.field.default is True
+
+
+def test_it_refuses_a_computers_name_on_any_username_change(alice):
+    from django.core.exceptions import ValidationError
+
+    from games import bots
+
+    alice.username = "BOT-strong-1"
+    with pytest.raises(ValidationError) as refused:
+        alice.full_clean()
+    bot = bots.bot_account("strong", 1)
+    bot.full_clean()  # a computer keeps its own name
+
+    assert "kept for computer players" in str(refused.value.message_dict["username"])
+
+
+def test_it_lets_a_legacy_bot_like_name_save_its_other_settings(db):
+    person = User.objects.create_user("bot-basic-9", "p@example.com", "x-pass-12345")
+    person = User.objects.get(pk=person.pk)
+
+    person.display_name = "Not a bot"
+    person.full_clean()

@@ -106,7 +106,8 @@ accounts:password_reset            -         200/200      200/200      200/200  
 accounts:password_reset_done       -         200/405      200/405      200/405      200/405
 accounts:password_reset_confirm    -         200/200      200/200      200/200      200/200
 accounts:password_reset_complete   -         200/405      200/405      200/405      200/405
-accounts:settings                  -         login/login  200/200      200/200      200/200
+accounts:settings                  -         login/login  200/302      200/302      200/302
+accounts:email_change              -         login/login  200/200      200/200      200/200
 accounts:profile                   -         200/200      200/200      200/200      200/200
 accounts:versus                    -         200/200      200/200      200/200      200/200
 accounts:leaderboard               -         200/200      200/200      200/200      200/200

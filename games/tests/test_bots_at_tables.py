@@ -40,6 +40,37 @@ def test_it_reuses_bot_accounts_across_tables(alice, bob):
     assert second.seats.get(position=1).user.username == "bot-random-1"
 
 
+def test_it_never_seats_a_person_who_took_a_computers_name(client, alice):
+    # Registered before such names were kept for computer players (sign-up refuses them now).
+    User = alice.__class__
+    squatter = User.objects.create_user("bot-strong-2", "squatter@example.com", "x-pass-12345")
+    game = open_table(alice, seats=4, private=True)
+    client.force_login(alice)
+
+    client.post(reverse("lobby:fill_with_bots", args=[game.code]), {"level": "strong"})
+
+    seated = [seat.user for seat in game.seats.select_related("user")]
+    assert squatter not in seated
+    assert [user.bot_level for user in seated if user != alice] == ["strong"] * 3
+    assert sorted(u.username for u in seated) == [
+        "alice",
+        "bot-strong-1",
+        "bot-strong-2-2",
+        "bot-strong-3",
+    ]
+    assert not bots.bot_account("strong", 2).has_usable_password()
+    assert bots.bot_account("strong", 2).username == "bot-strong-2-2", "the same bot each time"
+
+
+def test_it_recognises_a_computer_by_its_level_not_its_name(alice):
+    User = alice.__class__
+    person = User.objects.create_user("bot-basic-1", "p@example.com", "x-pass-12345")
+
+    bot = bots.bot_account("basic", 1)
+
+    assert bot != person and bot.is_bot and not person.is_bot
+
+
 def test_it_lets_only_the_host_seat_bots(client, alice, bob):
     game = open_table(alice)
     client.force_login(bob)

@@ -42,7 +42,9 @@ class Command(BaseCommand):
             "--proxy-headers",
             action="store_true",
             help="Take the client's address and scheme from X-Forwarded-For and "
-            "X-Forwarded-Proto (only behind a proxy that sets them).",
+            "X-Forwarded-Proto (only behind a proxy that sets them). The address is the "
+            "entry TRUSTED_PROXY_HOPS places from the right (1 unless set): the one the "
+            "proxy appended, never the client's own.",
         )
         parser.add_argument(
             "--no-worker", action="store_true", help="Start no worker (one runs elsewhere)."
@@ -70,6 +72,10 @@ class Command(BaseCommand):
             commands["worker"] = [sys.executable, str(settings.BASE_DIR / "manage.py"), "worker"]
         # Said explicitly, so that an exported WORKER_IN_SERVER never starts one per process.
         environ = {**os.environ, "WORKER_IN_SERVER": "1" if worker_inside else "0"}
+        if proxy_headers and not settings.TRUSTED_PROXY_HOPS:
+            # Daphne itself takes X-Forwarded-For's left-most entry, which the
+            # client writes; config/proxy.py takes the one the proxy appended.
+            environ["TRUSTED_PROXY_HOPS"] = "1"
 
         stopping = []
         signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))

@@ -1,0 +1,58 @@
+"""The names players are shown by: what a username or a display name may be.
+
+Plain functions on strings (no model import), so that the migration that
+cleaned the existing names (accounts 0007) can use them too.
+"""
+
+import re
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+# Computer players are accounts named bot-<level>-<n> (games/bots.py). A
+# person may not take a name of that shape, whatever its case or separator, so
+# that nobody can pass for a computer player (a computer is recognised by its
+# User.bot_level, never by its name).
+RESERVED_USERNAME = re.compile(r"bot(?![^\W\d_])", re.IGNORECASE)
+# The display names the computer players are given ("Strong bot 2").
+RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*", re.IGNORECASE)
+
+# Control and format characters (the bidi overrides and isolates, zero-width
+# characters), line and paragraph separators, and unassigned or private ones:
+# a name is one line that reads as it looks.
+FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def is_reserved_username(username):
+    return bool(RESERVED_USERNAME.match(unicodedata.normalize("NFKC", username or "")))
+
+
+def is_reserved_display_name(name):
+    name = unicodedata.normalize("NFKC", name or "")
+    return is_reserved_username(name) or bool(RESERVED_DISPLAY_NAME.fullmatch(name))
+
+
+def has_forbidden_characters(name):
+    return any(unicodedata.category(char) in FORBIDDEN_CATEGORIES for char in name)
+
+
+def normalize_display_name(name):
+    """Return `name` in compatibility form (NFKC), trimmed, its inner spaces made one."""
+    return " ".join(unicodedata.normalize("NFKC", name or "").split())
+
+
+def clean_display_name(name):
+    """Return `name` normalized with its forbidden characters dropped (for existing names)."""
+    kept = "".join(
+        char if unicodedata.category(char) not in FORBIDDEN_CATEGORIES else " " for char in name
+    )
+    return normalize_display_name(kept)
+
+
+def validate_display_name(name):
+    if has_forbidden_characters(name):
+        raise ValidationError(
+            _("A display name cannot hold line breaks, control characters or direction marks."),
+            code="forbidden_characters",
+        )

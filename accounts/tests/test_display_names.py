@@ -1,0 +1,97 @@
+"""Display names: one readable line, and no two players shown alike (issue 16, row 9)."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+
+URL = reverse("accounts:settings")
+TAKEN = "Another player already goes by this name."
+UNREADABLE = "A display name cannot hold line breaks, control characters or direction marks."
+
+
+def save_name(client, user, name):
+    client.force_login(user)
+    return client.post(URL, {"display_name": name, "language": "", "email_notifications": "on"})
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u202egnp.exe\u202d Bob",  # right-to-left override, pop
+        "Bob\u2066x\u2069",  # isolates
+        "Al\nice",
+        "Al\rice",
+        "Al\tice",
+        "Bo\u200bb",  # zero-width space
+        "Bo\u2028b",  # line separator
+        "Bob\x00",
+    ],
+)
+def test_it_refuses_control_and_direction_characters(client, alice, name):
+    response = save_name(client, alice, name)
+
+    assert response.status_code == 200
+    assert UNREADABLE in response.text or "Null characters are not allowed." in response.text
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"
+
+
+@pytest.mark.parametrize("name", ["bob", "BOB", " Bob "])
+def test_it_refuses_another_players_username(client, alice, bob, name):
+    response = save_name(client, alice, name)
+
+    assert response.status_code == 200
+    assert TAKEN in response.text
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"
+
+
+def test_it_refuses_another_players_display_name_in_any_case_or_width(client, alice, bob):
+    response = save_name(client, bob, "ＡＬＩＣＥ  liddell")  # fullwidth letters, two spaces
+
+    assert response.status_code == 200
+    assert TAKEN in response.text
+    bob.refresh_from_db()
+    assert bob.display_name == ""
+
+
+def test_it_refuses_a_computer_players_name(client, alice):
+    response = save_name(client, alice, "Strong bot 2")
+
+    assert response.status_code == 200
+    assert "This name is kept for computer players." in response.text
+
+
+def test_it_lets_a_player_go_by_their_own_username(client, alice):
+    response = save_name(client, alice, "ALICE")
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "ALICE"
+
+
+def test_it_trims_the_name_and_keeps_an_unchanged_one(client, alice, bob):
+    first = save_name(client, alice, "  Queen \u00a0 of   Hearts  ")
+    again = save_name(client, alice, "Queen of Hearts")
+
+    assert first.status_code == again.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "Queen of Hearts"
+
+
+def test_it_lets_chinese_names_through(client, alice):
+    response = save_name(client, alice, "爱丽丝 · 梦游")
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "爱丽丝 · 梦游"
+
+
+def test_it_lets_the_database_refuse_a_display_name_taken_meanwhile(alice, bob):
+    from django.db import IntegrityError, transaction
+
+    bob.display_name = "alice liddell"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bob.save()
+    assert User.objects.filter(display_name__iexact="alice liddell").count() == 1

@@ -1,0 +1,118 @@
+"""Changing the email address takes the current password, and tells the old address."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.tests.conftest import PASSWORD
+
+URL = reverse("accounts:email_change")
+SETTINGS = reverse("accounts:settings")
+
+
+def test_it_requires_login(client, db):
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('accounts:login')}?next={URL}"
+
+
+def test_it_changes_the_address_with_the_password_and_tells_the_old_one(client, alice, mailoutbox):
+    client.force_login(alice)
+
+    response = client.post(URL, {"email": "queen@example.com", "current_password": PASSWORD})
+
+    assert response.status_code == 302 and response.url == SETTINGS
+    alice.refresh_from_db()
+    assert alice.email == "queen@example.com"
+    [notice] = mailoutbox
+    assert notice.to == ["alice@example.com"]
+    assert notice.subject == "The email address of your Full Set account was changed"
+    assert "Hello Alice Liddell," in notice.body
+    assert "account alice was changed to queen@example.com" in notice.body
+    assert "Your email address is changed." in client.get(SETTINGS).text
+
+
+def test_it_refuses_a_wrong_password_and_changes_nothing(client, alice, mailoutbox):
+    client.force_login(alice)
+
+    response = client.post(URL, {"email": "thief@example.com", "current_password": "guess"})
+
+    assert response.status_code == 200
+    assert "Your current password was entered incorrectly." in response.text
+    assert 'value="thief@example.com"' in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert mailoutbox == []
+
+
+def test_it_ignores_an_address_posted_to_the_settings(client, alice, mailoutbox):
+    # A stolen session must not change the address where reset links go.
+    client.force_login(alice)
+
+    client.post(SETTINGS, {"display_name": "Alice", "email": "thief@example.com"})
+
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+    assert alice.email == "alice@example.com"
+
+
+def test_it_stops_checking_passwords_after_five_wrong_ones(client, alice):
+    client.force_login(alice)
+    for _ in range(5):
+        client.post(URL, {"email": "thief@example.com", "current_password": "guess"})
+
+    response = client.post(URL, {"email": "thief@example.com", "current_password": PASSWORD})
+
+    assert response.status_code == 429
+    assert "Too many wrong passwords. Please try again in 15 minutes." in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+@pytest.mark.parametrize(
+    "email, error",
+    [
+        ("BOB@example.com", "Another account already uses this email address."),
+        ("Alice@Example.com", "This is already your email address."),
+        ("not-an-address", "Enter a valid email address."),
+        ("", "This field is required."),
+    ],
+)
+def test_it_refuses_an_address_it_cannot_take(client, alice, bob, email, error):
+    client.force_login(alice)
+
+    response = client.post(URL, {"email": email, "current_password": PASSWORD})
+
+    assert response.status_code == 200
+    assert error in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_answers_with_the_form_when_another_account_takes_the_address_meanwhile(
+    client, alice, bob, monkeypatch
+):
+    from accounts import forms
+
+    # Both checks passed before bob's change was saved.
+    monkeypatch.setattr(forms, "_check_email_is_free", lambda email, user=None: None)
+    client.force_login(alice)
+
+    response = client.post(URL, {"email": "Bob@Example.com", "current_password": PASSWORD})
+
+    assert response.status_code == 200
+    assert "Another account already uses this email address." in response.text
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_it_speaks_chinese_to_a_chinese_player(client, alice, mailoutbox):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+
+    page = client.get(URL)
+    client.post(URL, {"email": "queen@example.com", "current_password": PASSWORD})
+
+    assert "当前密码" in page.text
+    assert mailoutbox[0].subject == "你的 Full Set 账户的电子邮件地址已更改"
