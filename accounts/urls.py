@@ -67,6 +67,8 @@ urlpatterns = [
     ),
     path("settings/", views.settings_page, name="settings"),
     path("settings/hide-table-hints/", views.hide_table_hints, name="hide_table_hints"),
+    path("vacation/", views.take_vacation, name="take_vacation"),
+    path("vacation/end/", views.end_vacation, name="end_vacation"),
     path("u/<username:username>/", views.profile, name="profile"),
     path("u/<username:username>/vs/<username:other>/", views.versus, name="versus"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
