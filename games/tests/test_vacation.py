@@ -71,9 +71,7 @@ def test_it_pushes_the_clock_of_a_decision_waiting_for_me_by_the_vacation(travel
     assert slow.version == version + 1, "the table is drawn again: it shows the vacation"
 
 
-def test_it_never_times_out_nor_spends_the_reserve_of_a_player_on_vacation(
-    traveller, slow, alice
-):
+def test_it_never_times_out_nor_spends_the_reserve_of_a_player_on_vacation(traveller, slow, alice):
     original_timeout = seat_of(slow, alice).timeout_at
     moves = slow.moves.count()
     take_vacation(alice, 10)
@@ -224,3 +222,37 @@ def test_it_sends_no_email_to_a_player_on_vacation(traveller, slow, alice, monke
     mail.outbox.clear()
     send_due_emails(timezone.now())
     assert any("alice@example.com" in m.to for m in mail.outbox), "after the vacation, as before"
+
+
+def test_it_shows_on_the_table_who_is_on_vacation_until_when(traveller, client, slow, alice, bob):
+    take_vacation(alice, 3)
+    client.force_login(bob)
+
+    page = client.get(slow.get_absolute_url()).text
+
+    assert '<span class="tag vacation">On vacation</span>' in page
+    until = (START + 3 * DAY).isoformat()
+    assert f'On vacation until <time data-local-time datetime="{until}">' in page
+    assert "End my vacation now" not in page, "only alice may end it"
+
+
+def test_it_offers_me_to_end_my_vacation_at_the_table(traveller, client, slow, alice):
+    take_vacation(alice, 3)
+    client.force_login(alice)
+
+    page = client.get(slow.get_absolute_url()).text
+
+    assert "Your correspondence games wait for you: your clocks are stopped." in page
+    assert "End my vacation now" in page
+
+
+def test_it_shows_no_vacation_at_a_live_table_nor_once_it_has_ended(traveller, client, alice, bob):
+    live = make_game([alice, bob], pace="live", pace_seconds=60)
+    slow = make_game([alice, bob], pace_days=3)
+    take_vacation(alice, 1)
+    client.force_login(bob)
+
+    assert "On vacation" not in client.get(live.get_absolute_url()).text
+    assert "On vacation" in client.get(slow.get_absolute_url()).text
+    traveller.shift(DAY)
+    assert "On vacation" not in client.get(slow.get_absolute_url()).text
