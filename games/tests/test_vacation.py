@@ -243,6 +243,7 @@ def test_it_offers_me_to_end_my_vacation_at_the_table(traveller, client, slow, a
     page = client.get(slow.get_absolute_url()).text
 
     assert "Your correspondence games wait for you: your clocks are stopped." in page
+    assert "You are on vacation until" in page
     assert "End my vacation now" in page
 
 
