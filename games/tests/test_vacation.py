@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Vacation
@@ -257,3 +258,30 @@ def test_it_shows_no_vacation_at_a_live_table_nor_once_it_has_ended(traveller, c
     assert "On vacation" in client.get(slow.get_absolute_url()).text
     traveller.shift(DAY)
     assert "On vacation" not in client.get(slow.get_absolute_url()).text
+
+
+def test_it_starts_a_game_begun_during_my_vacation_when_it_ends(traveller, alice, bob):
+    vacation = take_vacation(alice, 2)
+    traveller.shift(HOUR)
+
+    game = make_game([alice, bob], pace_days=3)
+
+    assert seat_of(game, alice).deadline == vacation.ends_at + 3 * DAY
+    assert "On vacation" in client_page(game, bob)
+
+
+def test_it_shows_the_vacation_on_the_table_in_chinese(traveller, slow, alice, bob):
+    bob.language = "zh-hans"
+    bob.save()
+    take_vacation(alice, 3)
+
+    page = client_page(slow, bob)
+
+    assert '<span class="tag vacation">休假中</span>' in page
+    assert "休假至 <time data-local-time" in page
+
+
+def client_page(game, user):
+    client = Client()
+    client.force_login(user)
+    return client.get(game.get_absolute_url()).text
