@@ -184,3 +184,17 @@ class LoginForm(ThrottledLoginMixin, AuthenticationForm):
 
 class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
     """The admin's login, throttled alike: it must not be a way around the limit."""
+
+
+class VacationForm(forms.Form):
+    """How many whole days of vacation to take, starting now (games/vacation.py)."""
+
+    days = forms.IntegerField(
+        label=_("Days of vacation, starting now"),
+        min_value=1,
+        error_messages={
+            "required": _("Enter a number of days."),
+            "invalid": _("Enter a whole number of days."),
+            "min_value": _("A vacation lasts at least one day."),
+        },
+    )

@@ -4,6 +4,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
@@ -203,3 +204,42 @@ class PlayerStats(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.wins}/{self.games}"
+
+
+class VacationQuerySet(models.QuerySet):
+    def current(self, now=None):
+        """Return the vacations under way at `now`."""
+        now = now or timezone.now()
+        return self.filter(starts_at__lte=now, ends_at__gt=now)
+
+    def ends_of(self, user_ids):
+        """Return {user id: end} of these vacations of the users `user_ids`."""
+        return dict(self.filter(user_id__in=user_ids).values_list("user_id", "ends_at"))
+
+    def days_in(self, year):
+        """Return the days of vacation counted against the calendar year `year`."""
+        return self.filter(year=year).aggregate(days=models.Sum("days"))["days"] or 0
+
+
+class Vacation(models.Model):
+    """Whole days off correspondence games: their clocks stop and they wait (games/vacation.py).
+
+    A vacation starts when it is declared; ended early, its `ends_at` becomes
+    that moment and `days` the whole days begun.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    # The calendar year the days count against: the one the vacation starts in.
+    year = models.PositiveSmallIntegerField()
+
+    objects = VacationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_end")]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d} +{self.days}"

@@ -13,8 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import throttle
 from accounts.forms import (
@@ -23,6 +24,7 @@ from accounts.forms import (
     PasswordChangeForm,
     SettingsForm,
     SignupForm,
+    VacationForm,
 )
 from accounts.models import Edition, Rating, User
 from accounts.profile import (
@@ -33,7 +35,7 @@ from accounts.profile import (
     profile_stats,
     recent_games,
 )
-from games import bots
+from games import bots, vacation as vacations
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +201,60 @@ def settings_page(request):
     else:
         form = SettingsForm(instance=request.user)
 
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {"form": form, "vacation": vacations.allowance(request.user)}
+    context["vacation_next"] = request.path
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_POST
+def take_vacation(request):
+    """Start a vacation of the whole days asked for, now; come back to the page it was asked on."""
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors["days"][0])
+        return _back_from_vacation_form(request)
+    try:
+        taken = vacations.take_vacation(request.user, form.cleaned_data["days"])
+    except vacations.VacationError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(
+            request,
+            _("Your vacation has begun: your correspondence games wait for you until %(end)s.")
+            % {"end": vacations.when(taken.ends_at)},
+        )
+    return _back_from_vacation_form(request)
+
+
+@login_required
+@require_POST
+def end_vacation(request):
+    """End the vacation under way; the whole days not begun are given back."""
+    try:
+        ended = vacations.end_vacation(request.user)
+    except vacations.VacationError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "Your vacation has ended: it counted %(days)d day. Your clocks run again.",
+                "Your vacation has ended: it counted %(days)d days. Your clocks run again.",
+                ended.days,
+            )
+            % {"days": ended.days},
+        )
+    return _back_from_vacation_form(request)
+
+
+def _back_from_vacation_form(request):
+    # The forms are on the settings page, the "Your turn" page and the table (htmx, which
+    # must load the whole page again: its message and every clock changed).
+    url = _next_url(request) if request.POST.get("next") else resolve_url("accounts:settings")
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 @login_required

@@ -219,6 +219,10 @@ else:
 # started by manage.py serve).
 WORKER_IN_SERVER = envbool("WORKER_IN_SERVER", not env("REDIS_URL"))
 
+# Vacation of correspondence players: whole days a calendar year, each vacation counted
+# in the year it starts (games/vacation.py).
+VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", 30)
+
 # The login throttle counts failures here, so every server process must share
 # it: Redis when there is one.
 if env("REDIS_URL"):

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
+from accounts.models import Vacation
 from games import rules
 from games.cardnames import colour_name, kind_name
 from games.cardtexts import CARD_TEXTS
@@ -82,7 +83,10 @@ def table_context(game, user, log_length=15):
     table = present(view, names)
     table["log"] = recent_moves(game, table["names"], view_deck(view), log_length)
     active = game.status == game.Status.ACTIVE
-    clocks = {s.position: seat_clock(game, s, active) for s in seats}
+    away = {}
+    if active and context["correspondence"]:
+        away = Vacation.objects.current().ends_of([s.user_id for s in seats])
+    clocks = {s.position: seat_clock(game, s, active, away.get(s.user_id)) for s in seats}
     for player in table["players"]:
         player["clock"] = clocks[player["seat"]]
     table["my_clock"] = clocks[seat] if seat is not None else None
@@ -114,6 +118,7 @@ def opponent_html(game, player):
     clock = player["clock"]
     reserve = clock["reserve"]
     clock_key = (clock["absent"], clock["in_reserve"], clock["deadline"], clock["timeouts"])
+    clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
     key = (game.pk, game.code, game.version, player["seat"], player["name"], clock_key)
     key += (translation.get_language(), _moment())
@@ -123,11 +128,12 @@ def opponent_html(game, player):
     )
 
 
-def seat_clock(game, seat, active=True):
-    """Return what the table shows of a seat's clock: deadline, reserve, absence.
+def seat_clock(game, seat, active=True, vacation_until=None):
+    """Return what the table shows of a seat's clock: deadline, reserve, absence, vacation.
 
     `deadline` is the moment the default move will be played: the regular
     deadline, or, once it has passed, the end of the reserve being spent.
+    `vacation_until` is the end of the player's vacation under way, if any.
     """
     correspondence = game.pace == game.Pace.CORRESPONDENCE
     clock = {
@@ -136,6 +142,7 @@ def seat_clock(game, seat, active=True):
         "deadline": None,
         "in_reserve": False,
         "timeouts": seat.timeouts_in_row,
+        "vacation_until": vacation_until,
     }
     if not active or seat.deadline is None:
         return clock

@@ -30,7 +30,7 @@ from django.utils import timezone, translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext
 
-from accounts.models import User
+from accounts.models import User, Vacation
 from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -48,17 +48,23 @@ def send_due_emails(now=None):
     return _send_turn_emails(now) + _send_reminders(now) + _send_digests(now)
 
 
-def _awaited_seats():
+def _awaited_seats(now):
     """Return the seats active correspondence games wait for, of players with an email address.
 
-    Absent players are left out: their decisions are made for them by the defaults.
+    Absent players are left out: their decisions are made for them by the defaults. So
+    are players on vacation: their games wait for them (games/vacation.py).
     """
-    return Seat.objects.filter(
-        deadline__isnull=False,
-        absent=False,
-        game__status=Game.Status.ACTIVE,
-        game__pace=Game.Pace.CORRESPONDENCE,
-    ).exclude(user__email="")
+    on_vacation = Vacation.objects.current(now).filter(user_id=OuterRef("user_id"))
+    return (
+        Seat.objects.filter(
+            deadline__isnull=False,
+            absent=False,
+            game__status=Game.Status.ACTIVE,
+            game__pace=Game.Pace.CORRESPONDENCE,
+        )
+        .exclude(user__email="")
+        .exclude(Exists(on_vacation))
+    )
 
 
 def _with_players(seats):
@@ -69,7 +75,7 @@ def _with_players(seats):
 
 def _send_turn_emails(now):
     due = (
-        _with_players(_awaited_seats())
+        _with_players(_awaited_seats(now))
         .filter(user__email_notifications=True, awaited_since__lte=now - TURN_EMAIL_DELAY)
         .exclude(emailed_turn=F("game__turn_number"))
         .order_by("awaited_since")[:BATCH]
@@ -95,7 +101,7 @@ def _send_reminders(now):
         output_field=DurationField(),
     )
     due = (
-        _with_players(_awaited_seats())
+        _with_players(_awaited_seats(now))
         .filter(user__email_notifications=True, reminded=False)
         # A player who has opened the table since the decision began knows about it.
         .filter(Q(seen_at=None) | Q(seen_at__lt=F("awaited_since")))
@@ -115,7 +121,7 @@ def _send_reminders(now):
 
 
 def _send_digests(now):
-    waiting = _awaited_seats()
+    waiting = _awaited_seats(now)
     due = (
         User.objects.filter(email_digest=True)
         .exclude(email="")

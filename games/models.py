@@ -8,10 +8,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import models, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Vacation
 from accounts.stats import record_result
 from games import rules
 
@@ -306,6 +308,10 @@ class Game(models.Model):
             seat = seats[position]
             if seat.timeout_at is None or seat.timeout_at > now:
                 return False
+            if game.pace == Game.Pace.CORRESPONDENCE and (
+                Vacation.objects.current(now).filter(user_id=seat.user_id).exists()
+            ):
+                return False  # the game waits for a player on vacation
             state = game.state()
             before = _decisions(state)
             events = []
@@ -423,7 +429,9 @@ class Game(models.Model):
 
         A seat keeps its deadline while the same decision waits for it (moves
         within one turn do not reset the clock); a decision that ends after
-        its deadline spends the overrun from the seat's reserve.
+        its deadline spends the overrun from the seat's reserve. In a
+        correspondence game, a decision that arrives while its player is on
+        vacation starts when the vacation ends.
         """
         waiting = _decisions(state)
         fresh = []
@@ -434,11 +442,47 @@ class Game(models.Model):
             if seat.deadline is not None:
                 seat.stop_clock(now)
             if mine:
-                seat.start_clock(now, self.decision_time)
-                fresh.append(seat.position)
+                fresh.append(seat)
+        back = self._back_from_vacation([seat.user_id for seat in fresh], now)
+        for seat in fresh:
+            seat.start_clock(back.get(seat.user_id, now), self.decision_time)
         deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
         self.turn_deadline = min(deadlines, default=None)
-        return fresh
+        return [seat.position for seat in fresh]
+
+    def _back_from_vacation(self, user_ids, now):
+        """Return {user id: end of the vacation} of those of `user_ids` on vacation at `now`."""
+        if self.pace != Game.Pace.CORRESPONDENCE or not user_ids:
+            return {}  # live games are not affected by vacations
+        return Vacation.objects.current(now).ends_of(user_ids)
+
+    def shift_for_vacation(self, user, delta):
+        """Move `user`'s clock in this correspondence game by `delta`, and redraw the table.
+
+        A vacation that starts pushes the deadline of the decision the game
+        waits for from the user by the vacation's length (the clock stops, the
+        reserve is not spent); one ended early takes the unused part back. The
+        table is redrawn either way: it shows who is on vacation. Locked like a
+        move, so that no move saves a clock it read before. Return whether the
+        game was changed.
+        """
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.ACTIVE or game.pace != Game.Pace.CORRESPONDENCE:
+                return False
+            seats = list(game.seats.all())
+            seat = next((s for s in seats if s.user_id == user.pk), None)
+            if seat is None:
+                return False
+            if seat.deadline is not None:
+                seat.shift_clock(delta)
+                seat.save_clock()
+                game.turn_deadline = min(s.deadline for s in seats if s.deadline is not None)
+            game.version += 1
+            game.save(update_fields=["turn_deadline", "version"])
+            transaction.on_commit(game.broadcast)
+        self.refresh_from_db()
+        return True
 
     def _finish(self, state, seats, now):
         self.status = Game.Status.FINISHED
@@ -544,8 +588,12 @@ def enforce_deadlines(now=None):
     Without `now`, each game reads the clock as its move is made (see
     Game.enforce_deadline).
     """
-    due = Seat.objects.filter(
-        timeout_at__lte=now or timezone.now(), game__status=Game.Status.ACTIVE
+    moment = now or timezone.now()
+    # A correspondence game waits for a player on vacation (their deadlines were pushed
+    # too: this guards the moment a vacation starts or ends).
+    on_vacation = Vacation.objects.current(moment).filter(user_id=OuterRef("user_id"))
+    due = Seat.objects.filter(timeout_at__lte=moment, game__status=Game.Status.ACTIVE).exclude(
+        Q(game__pace=Game.Pace.CORRESPONDENCE) & Exists(on_vacation)
     )
     applied = 0
     for game_id, position in due.values_list("game_id", "position").order_by("timeout_at"):
@@ -660,6 +708,12 @@ class Seat(models.Model):
         self.awaited_since = now
         self.deadline = now + period
         self.timeout_at = self.deadline + self.reserve
+
+    def shift_clock(self, delta):
+        """Move the clock of the decision waiting for this seat by `delta` (a vacation)."""
+        self.awaited_since += delta
+        self.deadline += delta
+        self.timeout_at += delta
 
     def stop_clock(self, now):
         """End the clock of a decision; time past the deadline comes out of the reserve."""

@@ -17,7 +17,8 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import bots, rules
+from accounts.models import Vacation
+from games import bots, rules, vacation as vacations
 from games.models import (
     Game,
     Invitation,
@@ -266,7 +267,10 @@ def share(request, code, token):
 @login_required
 def your_turn(request):
     """List the games waiting for the user, the games waiting for others, and the last ones."""
-    return render(request, "lobby/your_turn.html", turn_lists(request.user))
+    context = turn_lists(request.user)
+    context["vacation"] = vacations.allowance(request.user)
+    context["vacation_next"] = request.path
+    return render(request, "lobby/your_turn.html", context)
 
 
 @login_required
@@ -423,6 +427,14 @@ def turn_lists(user):
         seat.opponents = [s.user for s in others]
         seat.awaited = [s.user for s in others if s.deadline is not None]
     now = timezone.now()
+    # Opponents on vacation: their correspondence games wait for them (public, as on the table).
+    playing = [*waiting_for_me, *waiting_for_others]
+    for seat in playing:
+        seat.on_vacation = []
+    playing = [seat for seat in playing if seat.game.pace == Game.Pace.CORRESPONDENCE]
+    away = Vacation.objects.current(now).ends_of({u.pk for s in playing for u in s.opponents})
+    for seat in playing:
+        seat.on_vacation = [(u, away[u.pk]) for u in seat.opponents if u.pk in away]
     waiting_for_me.sort(key=lambda seat: (seat.deadline, seat.game_id))
     waiting_for_others.sort(
         key=lambda seat: (

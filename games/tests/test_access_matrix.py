@@ -112,6 +112,8 @@ accounts:profile                   -         200/200      200/200      200/200  
 accounts:versus                    -         200/200      200/200      200/200      200/200
 accounts:leaderboard               -         200/200      200/200      200/200      200/200
 accounts:hide_table_hints          -         login/login  405/302      405/302      405/302
+accounts:take_vacation             -         login/login  405/302      405/302      405/302
+accounts:end_vacation              -         login/login  405/302      405/302      405/302
 how_to_play                        -         200/405      200/405      200/405      200/405
 
 games:finished                     -         login/login  200/200      200/200      200/200

@@ -743,6 +743,49 @@ def test_it_draws_2_cards_by_pass_go_as_one_play():
     assert state.discard == [card] and state.plays_left == 2 and state.phase == "play"
 
 
+def test_it_draws_nothing_by_pass_go_when_both_piles_are_empty_and_counts_the_play():
+    state = position("""
+        alice hand: pass_go
+        rest: bob bank
+    """)
+    card = card_in(state, "alice", "hand", "pass_go")
+    assert state.draw == [] and state.discard == []
+    _state, events = apply(state, ALICE, Move.play(card))
+    assert hand(state, ALICE) == []
+    assert state.draw == [] and state.discard == [card]
+    assert state.plays_left == 2 and state.phase == "play"
+    assert not any(event["type"] == "reshuffle" for event in events)
+    assert [e["count"] for e in events if e["type"] == "draw"] == [0]
+    # It cannot be drawn back and played again: the hand is empty.
+    assert not any(m.kind == "play" for m in legal_moves(state, ALICE))
+
+
+def test_it_draws_the_last_card_and_no_pass_go_back_when_one_card_is_left():
+    state = position("""
+        alice hand: pass_go
+        draw: 5M
+        rest: bob bank
+    """)
+    card = card_in(state, "alice", "hand", "pass_go")
+    apply(state, ALICE, Move.play(card))
+    assert hand(state, ALICE) == ["5M"]
+    assert state.draw == [] and state.discard == [card] and state.plays_left == 2
+
+
+def test_it_reshuffles_the_discard_pile_without_the_pass_go_for_the_second_card():
+    state = position("""
+        alice hand: pass_go
+        draw: 5M
+        discard: 2M
+        rest: bob bank
+    """)
+    card = card_in(state, "alice", "hand", "pass_go")
+    _state, events = apply(state, ALICE, Move.play(card))
+    assert hand(state, ALICE) == ["2M", "5M"]
+    assert [e["count"] for e in events if e["type"] == "reshuffle"] == [1]
+    assert state.draw == [] and state.discard == [card]
+
+
 # --- rent --------------------------------------------------------------------------------------
 
 

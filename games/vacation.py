@@ -1,0 +1,119 @@
+"""Vacation for correspondence players: whole days when their clocks stop and their games wait.
+
+A vacation starts when it is declared and lasts whole days, at least one. A
+player has settings.VACATION_DAYS_PER_YEAR days a calendar year (UTC); a
+vacation counts against the year it starts in, even when it runs into the
+next. Ended early, it counts the whole days begun and gives the rest back.
+Vacations never overlap: a new one can be declared only when none is under way.
+
+The clocks (games/models.py): when a vacation starts, the deadline of every
+decision a correspondence game waits for from the player moves by its length
+(the reserve is not spent); a decision that arrives during the vacation starts
+when it ends (Game._set_deadlines); ended early, the unused part is taken back.
+No timeout is applied to a player on vacation (enforce_deadlines) and no email
+nags them (games/emails.py). Live games are not affected. A vacation is public:
+the tables and the "Your turn" lists show who is on vacation until when.
+"""
+
+import math
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _, ngettext
+
+from accounts.models import User, Vacation
+from games.models import Game
+
+DAY = timedelta(days=1)
+
+
+class VacationError(ValueError):
+    """A vacation that cannot be taken or ended; the message is for the player."""
+
+
+def allowance(user, now=None):
+    """Return what `user` has of vacation at `now`: the one under way, days used and left."""
+    now = now or timezone.now()
+    year = timezone.localtime(now).year
+    used = user.vacations.days_in(year)
+    return {
+        "current": user.vacations.current(now).first(),
+        "year": year,
+        "per_year": settings.VACATION_DAYS_PER_YEAR,
+        "used": used,
+        "left": max(settings.VACATION_DAYS_PER_YEAR - used, 0),
+    }
+
+
+def take_vacation(user, days, now=None):
+    """Start a vacation of `days` whole days for `user` now; return it.
+
+    Raise VacationError, changing nothing, for less than a day, more days than
+    are left this year, or while a vacation is under way.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        _lock(user)
+        mine = allowance(user, now)
+        if mine["current"] is not None:
+            raise VacationError(
+                _("You are already on vacation until %(end)s. End it before taking another.")
+                % {"end": when(mine["current"].ends_at)}
+            )
+        if days < 1:
+            raise VacationError(_("A vacation lasts at least one day."))
+        if days > mine["left"]:
+            raise VacationError(
+                ngettext(
+                    "You have %(left)d day of vacation left this year.",
+                    "You have %(left)d days of vacation left this year.",
+                    mine["left"],
+                )
+                % {"left": mine["left"]}
+            )
+        vacation = Vacation.objects.create(
+            user=user, starts_at=now, ends_at=now + days * DAY, days=days, year=mine["year"]
+        )
+        for game in _correspondence_games(user):
+            game.shift_for_vacation(user, vacation.ends_at - now)
+    return vacation
+
+
+def end_vacation(user, now=None):
+    """End `user`'s vacation now; the whole days not begun are given back. Return it.
+
+    Raise VacationError, changing nothing, when no vacation is under way.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        _lock(user)
+        vacation = user.vacations.current(now).first()
+        if vacation is None:
+            raise VacationError(_("You are not on vacation."))
+        unused = vacation.ends_at - now
+        begun = max(math.ceil((now - vacation.starts_at) / DAY), 1)
+        vacation.days = min(vacation.days, begun)
+        vacation.ends_at = now
+        vacation.save(update_fields=["days", "ends_at"])
+        for game in _correspondence_games(user):
+            game.shift_for_vacation(user, -unused)
+    return vacation
+
+
+def when(moment):
+    """Return `moment` in words for a message (UTC, as the site's other times without script)."""
+    return f"{formats.date_format(timezone.localtime(moment), 'DATETIME_FORMAT')} UTC"
+
+
+def _lock(user):
+    # One declaration at a time per player: two at once could both find no vacation
+    # under way, or both fit in the days left.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _correspondence_games(user):
+    return Game.objects.filter(
+        seats__user=user, status=Game.Status.ACTIVE, pace=Game.Pace.CORRESPONDENCE
+    ).order_by("pk")
