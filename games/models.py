@@ -538,7 +538,7 @@ class Game(models.Model):
                 table = Game.objects.create(
                     host=user,
                     seat_count=game.seat_count,
-                    options=game.options,
+                    options=rules.new_table_options(game.options),
                     pace=game.pace,
                     pace_seconds=game.pace_seconds,
                     pace_days=game.pace_days,

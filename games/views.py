@@ -141,7 +141,11 @@ def new_computer_game(request, code):
         return _board_or_redirect(request, game)
     level = computer_level(game.seats.select_related("user"))
     table = Game.objects.create(
-        host=request.user, seat_count=2, options=game.options, pace=Game.Pace.LIVE, private=True
+        host=request.user,
+        seat_count=2,
+        options=rules.new_table_options(game.options),
+        pace=Game.Pace.LIVE,
+        private=True,
     )
     table.join(request.user)
     fill_with_bots(table, level)  # the table is full: it starts

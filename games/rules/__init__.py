@@ -22,7 +22,7 @@ from .engine import (
 from .moves import RESIGN, Choice, IllegalMove, Move
 from .observe import event_for, review_view, view_for
 from .payment import check_payment, least_overpay
-from .state import RESIGNED, GameState, Options
+from .state import RESIGNED, GameState, Options, new_table_options
 from .summary import summarize
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "IllegalMove",
     "Move",
     "Options",
+    "new_table_options",
     "RESIGN",
     "RESIGNED",
     "abandon",

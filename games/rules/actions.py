@@ -232,6 +232,13 @@ def _begin(state, pending, targets, events, **details):
 def _play_pass_go(state, seat, move, kind, events):
     no_extras(move)
     require_plays(state, 1)
+    if state.options.pass_go_discards_first:  # a game begun before the ruling: its own rule
+        _spend(state, seat, move.card)
+        events.append(
+            {"type": "play", "seat": seat, "card": move.card, "effect": PASS_GO, "targets": []}
+        )
+        draw_cards(state, seat, 2, events)
+        return
     # Ruling (Pass Go, RULES.md section 7): the 2 cards are drawn before the Pass Go goes
     # to the discard pile, so that a reshuffle of an empty draw pile never draws it back.
     state.players[seat].hand.remove(move.card)

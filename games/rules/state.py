@@ -1,6 +1,6 @@
 """The state of one game: plain data with a JSON round trip."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from .cards import build_deck, decks_for
 
@@ -51,17 +51,35 @@ class Options:
     enhanced: bool = False
     built_sets: bool = False
     wild_moves_cost_a_play: bool = False
+    # Not a table option: the rule of the games begun before the Pass Go ruling of RULES.md
+    # section 7 (the Pass Go went to the discard pile before the draw). Their move logs
+    # replay exactly only under it; no new game gets it (see `new_table_options`).
+    pass_go_discards_first: bool = False
+
+    LEGACY = ("pass_go_discards_first",)
 
     def to_json(self):
-        return asdict(self)
+        data = asdict(self)
+        for name in self.LEGACY:
+            if not data[name]:
+                del data[name]  # the snapshots of today's games do not mention old rules
+        return data
 
     @classmethod
     def from_json(cls, data):
         data = data or {}
-        unknown = set(data) - {"enhanced", "built_sets", "wild_moves_cost_a_play"}
+        unknown = set(data) - {field.name for field in fields(cls)}
         if unknown:
             raise ValueError(f"Unknown table options: {', '.join(sorted(unknown))}")
         return cls(**{k: bool(v) for k, v in data.items()})
+
+
+def new_table_options(options):
+    """Return the table options of a new game modelled on one with `options` (a rematch).
+
+    A new game is played under today's rules: the legacy ones are left out.
+    """
+    return {name: value for name, value in (options or {}).items() if name not in Options.LEGACY}
 
 
 class PropertySet:

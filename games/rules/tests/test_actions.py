@@ -2,7 +2,18 @@
 
 import pytest
 
-from games.rules import KIND_BY_ID, Choice, Move, apply, awaiting, build_deck, choices, legal_moves
+from games.rules import (
+    KIND_BY_ID,
+    Choice,
+    Move,
+    Options,
+    apply,
+    awaiting,
+    build_deck,
+    choices,
+    legal_moves,
+    new_table_options,
+)
 from games.rules.position import card_in, position
 
 from .helpers import assert_rejected, bank, hand, kinds, table
@@ -784,6 +795,26 @@ def test_it_reshuffles_the_discard_pile_without_the_pass_go_for_the_second_card(
     assert hand(state, ALICE) == ["2M", "5M"]
     assert [e["count"] for e in events if e["type"] == "reshuffle"] == [1]
     assert state.draw == [] and state.discard == [card]
+
+
+def test_it_keeps_the_old_pass_go_rule_for_games_begun_before_the_ruling():
+    # Their move logs replay exactly only under the rule they were played with.
+    state = position("""
+        options: pass_go_discards_first
+        alice hand: pass_go
+        rest: bob bank
+    """)
+    card = card_in(state, "alice", "hand", "pass_go")
+    apply(state, ALICE, Move.play(card))
+    assert state.players[ALICE].hand == [card]  # discarded, reshuffled and drawn back
+    assert state.draw == [] and state.discard == [] and state.plays_left == 2
+    assert Options.from_json(state.options.to_json()) == state.options
+
+
+def test_it_plays_every_new_game_under_the_ruling():
+    assert "pass_go_discards_first" not in Options().to_json()
+    old = {"enhanced": True, "pass_go_discards_first": True}
+    assert new_table_options(old) == {"enhanced": True}
 
 
 # --- rent --------------------------------------------------------------------------------------
