@@ -56,9 +56,7 @@ async def test_it_sends_nothing_when_its_board_is_current(table_game, alice, qui
         await socket.disconnect()
 
 
-async def test_the_lobby_socket_sends_a_table_whose_broadcast_was_lost(
-    alice, bob, quick_checks
-):
+async def test_the_lobby_socket_sends_a_table_whose_broadcast_was_lost(alice, bob, quick_checks):
     socket, connected = await connect_lobby("/ws/lobby/", await sync_to_async(logged_in)(bob))
     try:
         assert connected
