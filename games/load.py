@@ -508,8 +508,10 @@ class IdleSocket:
         self.close_code = None
         self.ws = None
         self.reader = None
+        self.first = asyncio.Event()
 
-    async def open(self):
+    async def open(self, timeout=60):
+        """Connect; return once the first message came (the connect's render) or it closed."""
         import aiohttp
 
         try:
@@ -520,15 +522,20 @@ class IdleSocket:
             self.refused = True
             return self
         self.reader = asyncio.create_task(self.read())
+        await asyncio.wait_for(self.first.wait(), timeout)
         return self
 
     async def read(self):
         import aiohttp
 
-        async for message in self.ws:
-            if message.type == aiohttp.WSMsgType.TEXT:
-                self.messages += 1
-        self.close_code = self.ws.close_code
+        try:
+            async for message in self.ws:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    self.messages += 1
+                    self.first.set()
+            self.close_code = self.ws.close_code
+        finally:
+            self.first.set()
 
     @property
     def open_now(self):

@@ -56,9 +56,9 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
             return
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
         self.accept()
-        # Every (re)connect starts with a fresh render: the socket may have
-        # missed updates while it was down.
-        self.send_fragment(fresh=True)
+        # Every (re)connect starts with a render: the socket may have missed
+        # updates while it was down.
+        self.send_fragment()
 
     def disconnect(self, code):
         async_to_sync(self.channel_layer.group_discard)(LOBBY_GROUP, self.channel_name)
@@ -90,7 +90,7 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
         self.send_fragment(if_changed=True)
 
-    def send_fragment(self, if_changed=False, fresh=False):
+    def send_fragment(self, if_changed=False):
         started = time.monotonic()
         self.rendered_at = started
         with translation.override(language_of(self.request)):
@@ -101,11 +101,8 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
                 context = room_context(self.request, game) | {"oob": True}
                 html = render_to_string("lobby/table.html#room", context, request=self.request)
             else:
-                # A list read in the last interval and after the last change heard;
-                # a new socket's, after it connected.
+                # A list read in the last interval and after the last change heard.
                 fresh_since = max(LISTING.changed_at, started - render_interval())
-                if fresh:
-                    fresh_since = started
                 html = LISTING.html(self.request, fresh_since)
         send_unless_same(self, html, if_changed)
 
@@ -128,6 +125,9 @@ class Listing:
     """
 
     def __init__(self):
+        self.forget()
+
+    def forget(self):
         # Monotonic times: of the last "lobby.updated" any socket heard, of the last read.
         self.changed_at = float("-inf")
         self.read_at = float("-inf")
