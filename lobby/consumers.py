@@ -10,11 +10,14 @@ user sits at, the CSRF token and the language, is drawn once per process
 for all its sockets (`Listing`).
 """
 
+import asyncio
+import logging
 import re
 import time
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
@@ -23,13 +26,65 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.models import LOBBY_GROUP, Game, Seat, user_group
-from games.sockets import SelfChecking
+from games.sockets import SelfChecking, check_period
 from lobby.context_processors import NavCounts
 from lobby.views import may_see, open_tables, room_context
+
+log = logging.getLogger(__name__)
 
 
 def render_interval():
     return getattr(settings, "LOBBY_RENDER_SECONDS", 1.0)
+
+
+class LobbyHub:
+    """This process's one member of the lobby group: it hears each change once and tells its sockets.
+
+    With one group member per socket, every change would be one channel-layer
+    message per socket, and the in-memory layer scans all its channels at
+    every message: a thousand lobby sockets made each move wait seconds. The
+    hub joins the group again every GAME_SOCKET_CHECK_SECONDS (a Redis
+    restart forgets memberships). It lives on the event loop.
+    """
+
+    def __init__(self):
+        self.sockets = set()
+        self.task = None
+
+    def join(self, socket):
+        self.sockets.add(socket)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.listen())
+
+    def leave(self, socket):
+        self.sockets.discard(socket)
+
+    async def listen(self):
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        joined = False
+        while True:
+            try:
+                if not joined:
+                    await layer.group_add(LOBBY_GROUP, channel)
+                    joined = True
+                message = await asyncio.wait_for(layer.receive(channel), check_period())
+            except TimeoutError:
+                joined = False
+                continue
+            except Exception:
+                log.warning("The lobby hub lost the channel layer; trying again", exc_info=True)
+                joined = False
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "lobby.updated":
+                LISTING.changed_at = time.monotonic()
+                for socket in list(self.sockets):
+                    socket.lobby_changed()
+
+
+HUB = LobbyHub()
 
 
 class LobbyConsumer(SelfChecking, WebsocketConsumer):
@@ -41,6 +96,8 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
     (games/sockets.py): an update lost while Redis was down heals then.
     """
 
+    # No channel of its own: the process's hub hears the group for all its sockets.
+    channel_layer_alias = None
     sent = None
     rendered_at = float("-inf")
     render_waiting = False
@@ -54,28 +111,18 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         if self.code and self._table() is None:
             self.close()
             return
-        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
+        self.loop.call_soon_threadsafe(HUB.join, self)
         self.accept()
         # Every (re)connect starts with a render: the socket may have missed
         # updates while it was down.
         self.send_fragment()
 
     def disconnect(self, code):
-        async_to_sync(self.channel_layer.group_discard)(LOBBY_GROUP, self.channel_name)
-
-    async def dispatch(self, message):
-        # On the event loop, not in the thread every synchronous consumer of
-        # the process shares: a burst of 60 new tables must not queue 60 hops
-        # per socket there.
-        if message["type"] == "lobby.updated":
-            self.lobby_changed()
-            return
-        await super().dispatch(message)
+        self.loop.call_soon_threadsafe(HUB.leave, self)
 
     def lobby_changed(self):
         """Render once the interval since the last render has passed (on the event loop)."""
         now = time.monotonic()
-        LISTING.changed_at = now
         if self.render_waiting:
             return
         self.render_waiting = True
@@ -87,7 +134,6 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
 
     def socket_check(self, event):
         super().socket_check(event)
-        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
         self.send_fragment(if_changed=True)
 
     def send_fragment(self, if_changed=False):
