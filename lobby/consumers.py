@@ -7,7 +7,8 @@ changes once: at most one render per LOBBY_RENDER_SECONDS (1 by default),
 the first at once and the rest of the burst together at the end of the
 interval. The open tables list, the same for everyone but for the tables a
 user sits at, the CSRF token and the language, is drawn once per process
-for all its sockets (`Listing`).
+for all its sockets (`Listing`), and each change is heard once per process
+(`LobbyHub`).
 """
 
 import asyncio
