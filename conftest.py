@@ -22,10 +22,14 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Start every test with an empty cache: the login throttle counts failures there."""
+    """Start every test with empty caches: the login throttle's counts, the sockets' slots,
+    the lobby's list (a process reuses it for up to a second)."""
     from django.core.cache import cache
 
+    from lobby.consumers import LISTING
+
     cache.clear()
+    LISTING.forget()
 
 
 @pytest.fixture

@@ -2,13 +2,16 @@
 
 It measures what a round trip through Daphne and a synchronous consumer costs
 with nothing else: no channel layer, no database, no rendering. Only
-logged-in users may open one; unused, it costs nothing.
+logged-in users may open one, within the bounds of every socket
+(games/sockets.py); unused, it costs nothing.
 """
 
 from channels.generic.websocket import WebsocketConsumer
 
+from games.sockets import SelfChecking
 
-class EchoConsumer(WebsocketConsumer):
+
+class EchoConsumer(SelfChecking, WebsocketConsumer):
     channel_layer_alias = None  # no group, no layer channel: the bare transport
 
     def connect(self):

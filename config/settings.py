@@ -241,6 +241,16 @@ if env("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sockets (games/sockets.py): how many one user, and one client address, may
+# hold at once (0: no bound). Behind a proxy the address is the client's only
+# with `serve --proxy-headers`; without it everyone shares the proxy's.
+SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
+SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
+# Every socket checks itself this often (games/sockets.py).
+GAME_SOCKET_CHECK_SECONDS = 20
+# A lobby socket draws a burst of changes at most once per this many seconds.
+LOBBY_RENDER_SECONDS = float(env("LOBBY_RENDER_SECONDS", "1"))
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -279,6 +289,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
+# The language chosen in the settings (accounts.views): no script reads it.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 # htmx sends the token from the page (hx-headers on <body>), never from the
 # cookie, so no script needs to read it.
 CSRF_COOKIE_HTTPONLY = True
@@ -301,8 +314,10 @@ if not DEBUG:
     if envbool("SECURE_PROXY_SSL_HEADER", False):
         # Only behind a proxy that sets (never passes on) X-Forwarded-Proto.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Every cookie: the messages' cookie follows SESSION_COOKIE_SECURE.
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", True)

@@ -31,6 +31,7 @@ from django.utils import translation
 from games.board import render_fragments, table_context
 from games.models import Game, group_name
 from games.sockets import SelfChecking
+from games.views import may_watch
 
 
 class GameConsumer(SelfChecking, WebsocketConsumer):
@@ -44,7 +45,8 @@ class GameConsumer(SelfChecking, WebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             self.close()
             return
-        if not Game.objects.filter(code=self.code).exists():
+        game = Game.objects.only("private", "status", "host").filter(code=self.code).first()
+        if game is None or not may_watch(self.user, game):
             self.close()
             return
         self.group = group_name(self.code)
@@ -65,6 +67,7 @@ class GameConsumer(SelfChecking, WebsocketConsumer):
 
     def socket_check(self, event):
         """Join the group again and catch up with the game (see the module docstring)."""
+        super().socket_check(event)
         if not self.group:
             return
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)

@@ -473,3 +473,100 @@ def percentiles(values):
         return round(ordered[index] * 1000, 1)
 
     return {"p50": rank(50), "p95": rank(95), "p99": rank(99)}
+
+
+# --- the socket flood ------------------------------------------------------------------------
+
+
+def create_flood_users(run, count):
+    """Make `count` logged-in users (load-<run>-f<n>) for the flood; return their cookies."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    User = get_user_model()
+    users = User.objects.bulk_create(
+        User(username=f"load-{run}-f{i}", password=make_password(None)) for i in range(count)
+    )
+    return [login_cookies(user) for user in users]
+
+
+class IdleSocket:
+    """A lobby socket of the flood: it says nothing, counts what it receives and how it ended.
+
+    Without cookies it is an anonymous visitor's. `refused` when the handshake
+    was refused; `close_code` when the server closed it (1013: over a bound).
+    """
+
+    def __init__(self, http, base_url, cookies=None, path="/ws/lobby/"):
+        self.http = http
+        self.url = base_url.replace("http://", "ws://", 1) + path
+        self.headers = {"Origin": base_url}
+        if cookies:
+            self.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.messages = 0
+        self.refused = False
+        self.close_code = None
+        self.ws = None
+        self.reader = None
+        self.first = asyncio.Event()
+
+    async def open(self, timeout=60):
+        """Connect; return once the first message came (the connect's render) or it closed."""
+        import aiohttp
+
+        try:
+            self.ws = await self.http.ws_connect(
+                self.url, headers=self.headers, heartbeat=None, max_msg_size=0
+            )
+        except aiohttp.WSServerHandshakeError:
+            self.refused = True
+            return self
+        self.reader = asyncio.create_task(self.read())
+        await asyncio.wait_for(self.first.wait(), timeout)
+        return self
+
+    async def read(self):
+        import aiohttp
+
+        try:
+            async for message in self.ws:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    self.messages += 1
+                    self.first.set()
+            self.close_code = self.ws.close_code
+        finally:
+            self.first.set()
+
+    @property
+    def open_now(self):
+        return self.ws is not None and not self.ws.closed
+
+    async def close(self):
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+
+
+TABLE_FIELDS = {
+    "seat_count": "4",
+    "pace": "live",
+    "pace_seconds": "60",
+    "pace_days": "3",
+    "reserve_days": "3",
+}
+
+
+async def create_table_as(http, base_url, cookies):
+    """Create a public table as the form does (no htmx); return the HTTP status (302: made)."""
+    from django.conf import settings
+
+    headers = {
+        "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+        "Origin": base_url,
+        "X-CSRFToken": cookies[settings.CSRF_COOKIE_NAME],
+    }
+    async with http.post(
+        base_url + "/tables/new/", data=TABLE_FIELDS, headers=headers, allow_redirects=False
+    ) as response:
+        return response.status

@@ -1,36 +1,198 @@
-"""Sockets that check themselves now and then, so that a lost broadcast cannot leave them behind.
+"""Sockets that check themselves now and then, and that a user or an address may hold only so many of.
 
-Group memberships live in the channel layer. A Redis restart forgets them,
-and the broadcasts made while it is down are lost; a consumer whose turn at
-its process's blocking read comes after Redis is back never sees an error
-(see games/consumers.py). So a self-checking socket receives a "socket.check"
-message whenever its client has been quiet for GAME_SOCKET_CHECK_SECONDS
-(a setting for every such socket, 20 by default; the first wait is jittered
-so that sockets opened together do not check together), and its
-`socket_check` handler joins its group again and catches up.
+Self-checks. Group memberships live in the channel layer. A Redis restart
+forgets them, and the broadcasts made while it is down are lost; a consumer
+whose turn at its process's blocking read comes after Redis is back never
+sees an error (see games/consumers.py). So a self-checking socket receives a
+"socket.check" message every GAME_SOCKET_CHECK_SECONDS (a setting for every
+such socket, 20 by default; the first wait is jittered so that sockets
+opened together do not check together; a client that keeps talking does
+not put it off), and its `socket_check` handler joins its group again and
+catches up.
+
+Bounds. Every socket holds a slot of its user (SOCKETS_PER_USER, 12 by
+default) and of its client's address (SOCKETS_PER_ADDRESS, 100; 0 lifts
+either bound). Slots live in the cache, which every server process shares
+(Redis in production), as keys that expire: a process that dies without a
+goodbye frees its sockets' slots within SLOT_SECONDS, and each check of a
+living socket renews them. A socket over a bound is accepted and closed at
+once with SOCKETS_FULL, which the htmx ws extension answers by trying again
+after a growing delay; the page works without its socket.
+
+Timers. `after(delay, message)` has the socket dispatch `message` to itself
+later, from its own event loop: what the lobby needs to draw a burst of
+changes once (lobby/consumers.py).
 """
 
 import asyncio
+import logging
+import math
 import random
+import secrets
 
+from channels.exceptions import StopConsumer
 from django.conf import settings
+from django.core.cache import cache
+
+log = logging.getLogger(__name__)
+
+# "Try Again Later" (RFC 6455): the server is busy, not the request wrong.
+SOCKETS_FULL = 1013
+SOCKETS_FULL_REASON = "Too many sockets"
+
+
+def check_period():
+    return getattr(settings, "GAME_SOCKET_CHECK_SECONDS", 20)
+
+
+def slot_seconds():
+    """How long a slot lives without being renewed: three checks, and some slack."""
+    # Whole seconds: Redis counts expiries in them.
+    return math.ceil(3 * check_period() + 10)
+
+
+def socket_address(scope):
+    """Return the client's address: behind proxies, the trusted entry (config/proxy.py)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+def owners(scope):
+    """Return [(cache key prefix, bound)] of what this socket counts against."""
+    found = []
+    user = scope.get("user")
+    per_user = getattr(settings, "SOCKETS_PER_USER", 12)
+    if per_user and user is not None and user.is_authenticated:
+        found.append((f"sockets:user:{user.pk}", per_user))
+    address = socket_address(scope)
+    per_address = getattr(settings, "SOCKETS_PER_ADDRESS", 100)
+    if per_address and address:
+        found.append((f"sockets:address:{address}", per_address))
+    return found
+
+
+def claim_slots(scope, token):
+    """Take a free slot of each owner of the socket for `token`; return their keys, None if full.
+
+    A slot is a cache key taken with `add`, which only one taker wins, in
+    every process. A cache that fails (Redis down) bounds nothing: the
+    socket is let in and the failure logged.
+    """
+    taken = []
+    try:
+        for prefix, bound in owners(scope):
+            keys = [f"{prefix}:{n}" for n in range(bound)]
+            held = cache.get_many(keys)
+            key = next(
+                (k for k in keys if k not in held and cache.add(k, token, slot_seconds())), None
+            )
+            if key is None:
+                release_slots(taken, token)
+                return None
+            taken.append(key)
+    except Exception:
+        log.warning("Socket slots not counted: the cache failed", exc_info=True)
+    return taken
+
+
+def renew_slots(keys, token):
+    """Keep the socket's slots alive (or take them again if they expired meanwhile)."""
+    try:
+        for key in keys:
+            if cache.get(key) == token:
+                cache.touch(key, slot_seconds())
+            else:
+                cache.add(key, token, slot_seconds())
+    except Exception:
+        log.warning("Socket slots not renewed: the cache failed", exc_info=True)
+
+
+def release_slots(keys, token):
+    try:
+        for key in keys:
+            if cache.get(key) == token:
+                cache.delete(key)
+    except Exception:
+        log.warning("Socket slots not released: the cache failed", exc_info=True)
 
 
 class SelfChecking:
-    """Mix into a Channels consumer: a "socket.check" message after every quiet period."""
+    """Mix into a synchronous Channels consumer: bounded, checked every period, with timers."""
+
+    slots = ()
+    accepted = False
+    over_bound = False
 
     async def __call__(self, scope, receive, send):
-        period = getattr(settings, "GAME_SOCKET_CHECK_SECONDS", 20)
-        wait = random.uniform(period / 2, period)
+        period = check_period()
+        loop = asyncio.get_running_loop()
+        next_check = loop.time() + random.uniform(period / 2, period)
+        self.loop = loop
+        self.timers = asyncio.Queue()
+        client = None  # the client's receive, carried over when a timer came first
 
         async def receive_or_check():
-            nonlocal wait
+            nonlocal next_check, client
+            if client is None:
+                client = asyncio.ensure_future(receive())
+            timer = asyncio.ensure_future(self.timers.get())
             try:
-                # Cancelling the server's receive loses nothing: it is a queue's get.
-                return await asyncio.wait_for(receive(), wait)
-            except TimeoutError:
-                return {"type": "socket.check"}
-            finally:
-                wait = period
+                done, _ = await asyncio.wait(
+                    {client, timer},
+                    timeout=max(0.0, next_check - loop.time()),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            except asyncio.CancelledError:
+                client.cancel()
+                timer.cancel()
+                raise
+            if timer in done:
+                return timer.result()
+            # Cancelling a queue's get loses nothing.
+            timer.cancel()
+            if client in done:
+                message, client = client.result(), None
+                return message
+            next_check = loop.time() + period
+            return {"type": "socket.check"}
 
-        await super().__call__(scope, receive_or_check, send)
+        try:
+            await super().__call__(scope, receive_or_check, send)
+        finally:
+            if client is not None:
+                client.cancel()
+
+    def after(self, delay, message):
+        """Dispatch `message` to this socket in `delay` seconds (call it on the event loop)."""
+        self.loop.call_later(delay, self.timers.put_nowait, message)
+
+    def websocket_connect(self, message):
+        self.token = secrets.token_hex(8)
+        slots = claim_slots(self.scope, self.token)
+        if slots is None:
+            self.over_bound = True
+            # Accepted, to be closed with a code the browser sees (a refused
+            # handshake reads as a network error, retried at once).
+            super().accept()
+            self.close(code=SOCKETS_FULL, reason=SOCKETS_FULL_REASON)
+            return
+        self.slots = slots
+        super().websocket_connect(message)
+        if not self.accepted:
+            release_slots(self.slots, self.token)
+            self.slots = ()
+
+    def accept(self, subprotocol=None, headers=None):
+        self.accepted = True
+        super().accept(subprotocol, headers)
+
+    def websocket_disconnect(self, message):
+        if self.over_bound:
+            raise StopConsumer()
+        release_slots(self.slots, self.token)
+        self.slots = ()
+        super().websocket_disconnect(message)
+
+    def socket_check(self, event):
+        """Renew the socket's slots; consumers extend this with their own catching up."""
+        renew_slots(self.slots, self.token)

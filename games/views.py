@@ -36,9 +36,26 @@ def table(request, code):
     game = get_object_or_404(Game, code=code)
     if game.status == Game.Status.OPEN:
         return redirect(waiting_room_url(game))
+    if not may_watch(request.user, game):
+        raise Http404  # as the waiting room of a private table does: no sign it exists
     if game.seat_of(request.user) is not None:
         _seen(game, request.user)
     return render(request, "games/table.html", table_context(game, request.user))
+
+
+def may_watch(user, game):
+    """Whether `user` may watch `game`'s table (its page and its socket).
+
+    Everyone may once it has ended (RULES.md section 10); before, a private
+    game only its host, its players and the users invited to it.
+    """
+    if not game.private or game.status == Game.Status.FINISHED:
+        return True
+    return (
+        user.pk == game.host_id
+        or game.seats.filter(user=user).exists()
+        or game.invitations.filter(user=user).exists()
+    )
 
 
 def _seen(game, user):

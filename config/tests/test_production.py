@@ -154,3 +154,106 @@ def test_it_serves_hashed_static_files_with_whitenoise(tmp_path):
     assert seen["plain_http"]["status"] == 301
     assert seen["plain_http"]["headers"]["location"] == "https://fullset.example/accounts/login/"
     assert seen["cookies_secure"] == [True, True]
+
+
+# The cookies the site sets, as production sets them: asks the ASGI application for the
+# login page over HTTPS (the CSRF cookie), and sets the language cookie as the settings
+# page does.
+COOKIES = """
+import asyncio, json
+import django
+from django.core.management import call_command
+
+django.setup()
+call_command("collectstatic", interactive=False, verbosity=0)
+
+from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+from django.http import HttpResponse
+
+from accounts.views import _remember_language
+from config.asgi import application
+
+
+async def set_cookies(path):
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "GET", "scheme": "https",
+        "path": path, "query_string": b"", "server": ("127.0.0.1", 8000),
+        "client": ("192.0.2.1", 40000),
+        "headers": [(b"host", b"fullset.example"), (b"x-forwarded-proto", b"https")],
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(10)
+    while (await communicator.receive_output(10)).get("more_body"):
+        pass
+    return [v.decode() for k, v in start["headers"] if k.lower() == b"set-cookie"]
+
+
+language = HttpResponse()
+_remember_language(language, "zh-hans")
+print(json.dumps({
+    "login": asyncio.run(set_cookies("/accounts/login/")),
+    "language": language.cookies[settings.LANGUAGE_COOKIE_NAME].output(header=""),
+    # The messages' cookie follows the session cookie's settings.
+    "session_and_messages": [settings.SESSION_COOKIE_SECURE, settings.SESSION_COOKIE_HTTPONLY],
+}))
+"""
+
+
+def test_it_marks_every_cookie_secure(tmp_path):
+    result = run(
+        [sys.executable, "-c", COOKIES],
+        **PRODUCTION,
+        SECURE_PROXY_SSL_HEADER="1",
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.splitlines()[-1])
+
+    assert seen["login"] and all("; Secure" in cookie for cookie in seen["login"])
+    assert "zh-hans" in seen["language"]
+    assert "Secure" in seen["language"] and "HttpOnly" in seen["language"]
+    assert seen["session_and_messages"] == [True, True]
+
+
+def test_it_names_no_server_software(tmp_path):
+    import http.client
+    import time
+
+    from games.load import free_port, wait_for_port
+
+    env = {**PRODUCTION, "STATIC_ROOT": str(tmp_path / "static")}
+    env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
+    assert manage("collectstatic", "--noinput", **env).returncode == 0
+    port = free_port()
+    environ = {**os.environ, **env}
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--no-worker"],
+        cwd=settings.BASE_DIR,
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, 30, serve)
+        headers = {}
+        deadline = time.monotonic() + 30
+        while not headers and time.monotonic() < deadline:
+            # The port listens before Daphne is up: the first connections may wait or fail.
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                conn.request("GET", "/", headers={"Host": "fullset.example"})
+                response = conn.getresponse()
+                headers = {k.lower(): v for k, v in response.getheaders()}
+                conn.close()
+            except OSError:
+                time.sleep(0.2)
+    finally:
+        serve.terminate()
+        serve.wait(20)
+
+    assert headers, "serve did not answer"
+    assert "location" in headers  # the HTTPS redirect: Daphne answered
+    assert "server" not in headers

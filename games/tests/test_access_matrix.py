@@ -17,6 +17,7 @@ Games (the <code> of the URL):
     open       a public table not started (alice and bob seated, a free seat)
     private    the same table, private: only its host, players and invitees see it
     active     a game in play (alice seat 0, bob seat 1)
+    secret     the same game, private: only its players and invitees see it in play
     finished   a finished game of alice and bob
     missing    a code no game has
     -          the route takes no code
@@ -57,41 +58,49 @@ lobby:read_notifications           -         login/login  302/302      302/302  
 lobby:table                        open      200/200      200/200      200/200      200/200
 lobby:table                        private   404/404      404/404      200/200      200/200
 lobby:table                        active    302/302      302/302      302/302      302/302
+lobby:table                        secret    404/404      404/404      302/302      302/302
 lobby:table                        finished  302/302      302/302      302/302      302/302
 lobby:table                        missing   404/404      404/404      404/404      404/404
 lobby:join                         open      login/login  302/302      302/302      302/302
 lobby:join                         private   login/login  404/404      302/302      302/302
 lobby:join                         active    login/login  302/302      302/302      302/302
+lobby:join                         secret    login/login  404/404      302/302      302/302
 lobby:join                         finished  login/login  302/302      302/302      302/302
 lobby:join                         missing   login/login  404/404      404/404      404/404
 lobby:share                        open      login/login  302/302      302/302      302/302
 lobby:share                        private   login/login  302/302      302/302      302/302
 lobby:share                        active    login/login  302/302      302/302      302/302
+lobby:share                        secret    login/login  302/302      302/302      302/302
 lobby:share                        finished  login/login  302/302      302/302      302/302
 lobby:share                        missing   login/login  404/404      404/404      404/404
 lobby:leave                        open      login/login  302/302      302/302      302/302
 lobby:leave                        private   login/login  404/404      302/302      302/302
 lobby:leave                        active    login/login  302/302      302/302      302/302
+lobby:leave                        secret    login/login  404/404      302/302      302/302
 lobby:leave                        finished  login/login  302/302      302/302      302/302
 lobby:leave                        missing   login/login  404/404      404/404      404/404
 lobby:start                        open      login/login  403/403      403/403      302/302
 lobby:start                        private   login/login  404/404      403/403      302/302
 lobby:start                        active    login/login  403/403      403/403      302/302
+lobby:start                        secret    login/login  404/404      403/403      302/302
 lobby:start                        finished  login/login  403/403      403/403      302/302
 lobby:start                        missing   login/login  404/404      404/404      404/404
 lobby:cancel                       open      login/login  403/403      403/403      302/302
 lobby:cancel                       private   login/login  404/404      403/403      302/302
 lobby:cancel                       active    login/login  403/403      403/403      302/302
+lobby:cancel                       secret    login/login  404/404      403/403      302/302
 lobby:cancel                       finished  login/login  403/403      403/403      302/302
 lobby:cancel                       missing   login/login  404/404      404/404      404/404
 lobby:fill_with_bots               open      login/login  403/403      403/403      302/302
 lobby:fill_with_bots               private   login/login  404/404      403/403      302/302
 lobby:fill_with_bots               active    login/login  403/403      403/403      302/302
+lobby:fill_with_bots               secret    login/login  404/404      403/403      302/302
 lobby:fill_with_bots               finished  login/login  403/403      403/403      302/302
 lobby:fill_with_bots               missing   login/login  404/404      404/404      404/404
 lobby:invite                       open      login/login  403/403      403/403      302/200
 lobby:invite                       private   login/login  404/404      403/403      302/200
 lobby:invite                       active    login/login  403/403      403/403      302/302
+lobby:invite                       secret    login/login  404/404      403/403      302/302
 lobby:invite                       finished  login/login  403/403      403/403      302/302
 lobby:invite                       missing   login/login  404/404      404/404      404/404
 
@@ -121,46 +130,55 @@ games:recent                       -         login/login  200/200      200/200  
 games:table                        open      login/login  302/302      302/302      302/302
 games:table                        private   login/login  302/302      302/302      302/302
 games:table                        active    login/login  200/200      200/200      200/200
+games:table                        secret    login/login  404/404      200/200      200/200
 games:table                        finished  login/login  200/200      200/200      200/200
 games:table                        missing   login/login  404/404      404/404      404/404
 games:move                         open      login/login  405/403      405/400      405/400
 games:move                         private   login/login  405/403      405/400      405/400
 games:move                         active    login/login  405/403      405/400      405/400
+games:move                         secret    login/login  405/403      405/400      405/400
 games:move                         finished  login/login  405/403      405/400      405/400
 games:move                         missing   login/login  405/404      405/404      405/404
 games:come_back                    open      login/login  405/403      405/302      405/302
 games:come_back                    private   login/login  405/403      405/302      405/302
 games:come_back                    active    login/login  405/403      405/302      405/302
+games:come_back                    secret    login/login  405/403      405/302      405/302
 games:come_back                    finished  login/login  405/403      405/302      405/302
 games:come_back                    missing   login/login  405/404      405/404      405/404
 games:resign                       open      login/login  403/403      302/302      302/302
 games:resign                       private   login/login  403/403      302/302      302/302
 games:resign                       active    login/login  403/403      200/302      200/302
+games:resign                       secret    login/login  403/403      200/302      200/302
 games:resign                       finished  login/login  403/403      302/302      302/302
 games:resign                       missing   login/login  404/404      404/404      404/404
 games:rematch                      open      login/login  405/403      405/302      405/302
 games:rematch                      private   login/login  405/403      405/302      405/302
 games:rematch                      active    login/login  405/403      405/302      405/302
+games:rematch                      secret    login/login  405/403      405/302      405/302
 games:rematch                      finished  login/login  405/403      405/302      405/302
 games:rematch                      missing   login/login  405/404      405/404      405/404
 games:computer                     open      login/login  405/403      405/302      405/302
 games:computer                     private   login/login  405/403      405/302      405/302
 games:computer                     active    login/login  405/403      405/302      405/302
+games:computer                     secret    login/login  405/403      405/302      405/302
 games:computer                     finished  login/login  405/403      405/302      405/302
 games:computer                     missing   login/login  405/404      405/404      405/404
 games:log                          open      login/login  403/403      200/200      200/200
 games:log                          private   login/login  403/403      200/200      200/200
 games:log                          active    login/login  403/403      200/200      200/200
+games:log                          secret    login/login  403/403      200/200      200/200
 games:log                          finished  login/login  200/200      200/200      200/200
 games:log                          missing   login/login  404/404      404/404      404/404
 games:review                       open      login/login  403/403      403/403      403/403
 games:review                       private   login/login  403/403      403/403      403/403
 games:review                       active    login/login  403/403      403/403      403/403
+games:review                       secret    login/login  403/403      403/403      403/403
 games:review                       finished  login/login  200/200      200/200      200/200
 games:review                       missing   login/login  404/404      404/404      404/404
 games:export                       open      login/login  403/403      403/403      403/403
 games:export                       private   login/login  403/403      403/403      403/403
 games:export                       active    login/login  403/403      403/403      403/403
+games:export                       secret    login/login  403/403      403/403      403/403
 games:export                       finished  login/login  200/200      200/200      200/200
 games:export                       missing   login/login  404/404      404/404      404/404
 """
@@ -176,15 +194,17 @@ games:export                       missing   login/login  404/404      404/404  
 # path                   game      anonymous  outsider   player     host
 SOCKETS = """
 ws/games/<code>/         open      refused    silent     silent     silent
-ws/games/<code>/         private   refused    silent     silent     silent
+ws/games/<code>/         private   refused    refused    silent     silent
 ws/games/<code>/         active    refused    watch      hand       hand
+ws/games/<code>/         secret    refused    refused    hand       hand
 ws/games/<code>/         finished  refused    watch      hand       hand
 ws/games/<code>/         missing   refused    refused    refused    refused
-ws/lobby/                -         tables     tables     tables     tables
-ws/lobby/<code>/         open      room       room       room       room
+ws/lobby/                -         refused    tables     tables     tables
+ws/lobby/<code>/         open      refused    room       room       room
 ws/lobby/<code>/         private   refused    refused    room       room
-ws/lobby/<code>/         active    room       room       room       room
-ws/lobby/<code>/         finished  room       room       room       room
+ws/lobby/<code>/         active    refused    room       room       room
+ws/lobby/<code>/         secret    refused    refused    room       room
+ws/lobby/<code>/         finished  refused    room       room       room
 ws/lobby/<code>/         missing   refused    refused    refused    refused
 ws/me/                   -         refused    badges     badges     badges
 ws/echo/                 -         refused    echo       echo       echo
@@ -245,7 +265,7 @@ def test_it_classifies_every_route():
     assert classified - set(routes) == set(), "ACCESS names routes that do not exist"
     for name, pattern in routes.items():
         games = {game for route, game in EXPECTED if route == name}
-        wanted = {"open", "private", "active", "finished", "missing"}
+        wanted = {"open", "private", "active", "secret", "finished", "missing"}
         if "<slug:code>" not in pattern:
             wanted = {"-"}
         assert games == wanted, f"{name} needs exactly the rows {sorted(wanted)}"
@@ -266,8 +286,8 @@ def make_game(kind, alice, bob):
         Seat.objects.create(game=game, user=alice, position=0)
         Seat.objects.create(game=game, user=bob, position=1)
         return game
-    if kind == "active":
-        game = Game.objects.create(host=alice, seat_count=2)
+    if kind in ("active", "secret"):
+        game = Game.objects.create(host=alice, seat_count=2, private=kind == "secret")
         Seat.objects.create(game=game, user=alice, position=0)
         Seat.objects.create(game=game, user=bob, position=1)
         return game.start()

@@ -93,3 +93,24 @@ def test_its_players_play_like_the_basic_bot_by_default(table_game, alice, bob):
     # A random player does not always.
     chosen = {choose_move(table_game.code, random.Random(s), "random")[1] for s in range(20)}
     assert chosen - {completes}
+
+
+def test_it_floods_the_lobby_while_the_games_are_played(live_asgi_server):
+    out = StringIO()
+    call_command(
+        "loadtest",
+        *("--url", live_asgi_server, "--tables", "1", "--players", "2"),
+        *("--moves-per-table", "6", "--think", "0.5", "--duration", "30"),
+        *("--flood-sockets", "24", "--flood-anonymous", "3", "--flood-tables", "10"),
+        stdout=out,
+    )
+
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["errors"] == 0 and result["lost_updates"] == 0
+    flood = result["flood"]
+    assert flood["idle_sockets_open"] == 24
+    assert flood["anonymous_refused"] == 3 and flood["anonymous_open"] == 0
+    assert flood["tables_created"] >= 10 and flood["table_errors"] == {}
+    # Coalesced: far fewer lobby renders than tables made.
+    assert flood["lobby_messages_per_idle_socket"]["max"] < flood["tables_created"] / 2
+    assert not User.objects.exists() and not Game.objects.exists()

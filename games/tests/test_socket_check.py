@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from games.models import Notification
 from games.tests.test_consumer import connect, receive
 from lobby.tests.conftest import open_table
-from lobby.tests.test_consumer import connect as connect_lobby
+from lobby.tests.test_consumer import connect as connect_lobby, logged_in
 from lobby.tests.test_user_socket import connect as connect_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,8 +56,8 @@ async def test_it_sends_nothing_when_its_board_is_current(table_game, alice, qui
         await socket.disconnect()
 
 
-async def test_the_lobby_socket_sends_a_table_whose_broadcast_was_lost(alice, quick_checks):
-    socket, connected = await connect_lobby("/ws/lobby/")
+async def test_the_lobby_socket_sends_a_table_whose_broadcast_was_lost(alice, bob, quick_checks):
+    socket, connected = await connect_lobby("/ws/lobby/", await sync_to_async(logged_in)(bob))
     try:
         assert connected
         assert "No open tables right now" in await receive(socket)

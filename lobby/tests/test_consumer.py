@@ -32,8 +32,9 @@ async def connect(path, client=None):
     return communicator, connected
 
 
-async def test_it_sends_the_new_list_when_a_table_is_created(alice):
-    socket, connected = await connect("/ws/lobby/")
+async def test_it_sends_the_new_list_when_a_table_is_created(alice, bob):
+    bob_client = await sync_to_async(logged_in)(bob)
+    socket, connected = await connect("/ws/lobby/", bob_client)
     try:
         assert connected
         first = await socket.receive_from(timeout=5)

@@ -27,7 +27,8 @@ def test_it_welcomes_logged_out_visitors_with_the_open_tables(client, table):
     assert "My tables" not in response.text
 
 
-def test_it_connects_the_page_to_the_lobby_socket(client):
+def test_it_connects_a_logged_in_users_page_to_the_lobby_socket(client, bob):
+    client.force_login(bob)
     response = client.get(reverse("lobby:home"))
 
     assert 'hx-ext="ws" ws-connect="/ws/lobby/"' in response.text

@@ -48,8 +48,16 @@ def test_it_shows_my_own_table_without_a_join_button(client, alice, table):
     assert reverse("lobby:join", args=[table.code]) not in response.text
 
 
-def test_it_connects_to_the_lobby_socket(client):
+def test_it_connects_a_logged_in_user_to_the_lobby_socket(client, bob):
+    client.force_login(bob)
     response = client.get(reverse("lobby:tables"))
 
     assert 'ws-connect="/ws/lobby/"' in response.text
+    assert "No open tables right now" in response.text
+
+
+def test_it_opens_no_lobby_socket_for_an_anonymous_visitor(client):
+    response = client.get(reverse("lobby:tables"))
+
+    assert "ws-connect" not in response.text
     assert "No open tables right now" in response.text

@@ -25,6 +25,15 @@ Counts, as printed in the last line (one JSON object):
 - duplicated_updates: boards of a version a socket had already received.
 - errors: failed POSTs, moves the server did not apply, sockets that dropped.
 
+The socket flood (--flood-sockets N): before the games, N idle lobby sockets
+of logged-in users (N / 10 users, each within SOCKETS_PER_USER) and
+--flood-anonymous attempts of anonymous visitors are opened and held through
+the games, while a flood user creates a public table every 1 / --flood-tables
+seconds: what a hostile crowd costs the players. Its figures are under
+"flood"; compare round_trip_ms with a run without it. The servers this command
+starts run with SOCKETS_PER_ADDRESS=0: all its simulated people share one
+address (give a server of --url the same).
+
 Only loopback servers are accepted: this command is a load generator.
 """
 
@@ -44,10 +53,13 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from games.load import (
+    IdleSocket,
     NotLoopback,
     Player,
     Server,
     check_loopback,
+    create_flood_users,
+    create_table_as,
     create_tables,
     database_url,
     delete_tables,
@@ -63,6 +75,7 @@ from games.load import (
 from games.rules.bots import LEVELS
 
 DB_THREADS = 4
+FLOOD_SOCKETS_PER_USER = 10
 
 
 class Command(BaseCommand):
@@ -104,12 +117,34 @@ class Command(BaseCommand):
         parser.add_argument(
             "--keep", action="store_true", help="keep the users and games made for the run"
         )
+        parser.add_argument(
+            "--flood-sockets",
+            type=int,
+            default=0,
+            help="idle lobby sockets of logged-in users held open through the games",
+        )
+        parser.add_argument(
+            "--flood-anonymous",
+            type=int,
+            default=0,
+            help="lobby sockets anonymous visitors try to open before the games",
+        )
+        parser.add_argument(
+            "--flood-tables",
+            type=float,
+            default=0,
+            help="public tables created per second through the games",
+        )
 
     def handle(self, *args, **options):
         if not 2 <= options["players"] <= 5:
             raise CommandError("--players: 2 to 5.")
         if options["tables"] < 1 or options["moves_per_table"] < 0:
             raise CommandError("--tables must be at least 1, --moves-per-table at least 0.")
+        if min(options["flood_sockets"], options["flood_anonymous"], options["flood_tables"]) < 0:
+            raise CommandError("--flood-sockets, --flood-anonymous, --flood-tables: 0 or more.")
+        if options["flood_sockets"] + options["flood_anonymous"] > 5000:
+            raise CommandError("--flood-sockets and --flood-anonymous: 5000 at most together.")
         servers = []
         if options["url"]:
             try:
@@ -124,7 +159,10 @@ class Command(BaseCommand):
         run = uuid4().hex[:8]
         try:
             tables = create_tables(run, options["tables"], options["players"])
-            load = Load(urls, tables, options)
+            flooders = -(-options["flood_sockets"] // FLOOD_SOCKETS_PER_USER)
+            if options["flood_tables"] and not flooders:
+                flooders = 1
+            load = Load(urls, tables, options, create_flood_users(run, flooders))
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
             result["database"] = connection.vendor
@@ -139,7 +177,8 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result))
 
     def start_servers(self, count, conn_max_age):
-        env = {"DB_CONN_MAX_AGE": str(conn_max_age)}
+        # Every simulated person comes from 127.0.0.1: no bound per address.
+        env = {"DB_CONN_MAX_AGE": str(conn_max_age), "SOCKETS_PER_ADDRESS": "0"}
         url = database_url(connection.settings_dict)
         if url:
             env["DATABASE_URL"] = url
@@ -204,10 +243,11 @@ class EchoSocket:
 
 
 class Load:
-    def __init__(self, urls, tables, options):
+    def __init__(self, urls, tables, options, flooders=()):
         self.urls = urls
         self.tables = tables
         self.options = options
+        self.flooders = list(flooders)
         self.errors = Counter()
         self.late = 0
         self.db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="loadtest-db")
@@ -232,16 +272,29 @@ class Load:
                 connector=connector, cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout
             ) as http:
                 echo = await self.open_echo(http)
+                flood = []
                 try:
                     alone = await self.echo_rounds(echo)
+                    flood = await self.open_flood(http)
                     # The same echo rounds again while the games are played.
-                    games_started = asyncio.Event()
-                    result, during = await asyncio.gather(
-                        self.game_phase(http, games_started),
+                    games_started, games_over = asyncio.Event(), asyncio.Event()
+
+                    async def games():
+                        try:
+                            return await self.game_phase(http, games_started)
+                        finally:
+                            games_over.set()
+
+                    result, during, created = await asyncio.gather(
+                        games(),
                         self.echo_rounds(echo, games_started),
+                        self.create_tables_meanwhile(http, games_started, games_over),
                     )
+                    if flood or created:
+                        result["flood"] = self.flood_figures(flood, created)
                 finally:
                     await asyncio.gather(*(sock.close() for socks in echo for sock in socks))
+                    await asyncio.gather(*(sock.close() for sock in flood))
         finally:
             await asyncio.to_thread(close_all_connections, self.db)
             self.db.shutdown()
@@ -252,6 +305,62 @@ class Load:
         result["errors"] = sum(self.errors.values())
         result["error_kinds"] = dict(self.errors)
         return result
+
+    async def open_flood(self, http):
+        """Open the flood's idle lobby sockets, and try the anonymous ones; return them all."""
+        sockets = [
+            IdleSocket(
+                http, self.urls[n % len(self.urls)], self.flooders[n // FLOOD_SOCKETS_PER_USER]
+            )
+            for n in range(self.options["flood_sockets"])
+        ]
+        sockets += [
+            IdleSocket(http, self.urls[n % len(self.urls)])
+            for n in range(self.options["flood_anonymous"])
+        ]
+        return await self.open_all([s.open for s in sockets])
+
+    async def create_tables_meanwhile(self, http, started_event, over_event):
+        """Create a public table every 1 / --flood-tables seconds while the games are played."""
+        rate = self.options["flood_tables"]
+        created = Counter()
+        if not rate or not self.flooders:
+            return created
+        await started_event.wait()
+        n = 0
+        next_at = time.perf_counter()
+        while not over_event.is_set():
+            cookies = self.flooders[n % len(self.flooders)]
+            try:
+                status = await create_table_as(http, self.urls[n % len(self.urls)], cookies)
+                created["made" if status == 302 else f"HTTP {status}"] += 1
+            except Exception as e:  # noqa: BLE001 - every failure is a figure here
+                created[type(e).__name__] += 1
+            n += 1
+            next_at += 1 / rate
+            try:
+                await asyncio.wait_for(over_event.wait(), max(0.0, next_at - time.perf_counter()))
+            except TimeoutError:
+                pass
+        return created
+
+    def flood_figures(self, flood, created):
+        anonymous = [s for s in flood if "Cookie" not in s.headers]
+        idle = [s for s in flood if "Cookie" in s.headers]
+        received = [s.messages for s in idle]
+        return {
+            "idle_sockets_open": sum(s.open_now for s in idle),
+            "idle_sockets_over_bound": sum(s.close_code == 1013 for s in idle),
+            "anonymous_refused": sum(s.refused for s in anonymous),
+            "anonymous_open": sum(s.open_now for s in anonymous),
+            "tables_created": created.get("made", 0),
+            "table_errors": {k: v for k, v in created.items() if k != "made"},
+            # A socket's first message is its connect render; the rest are lobby changes.
+            "lobby_messages_per_idle_socket": {
+                "max": max(received, default=0),
+                "mean": round(sum(received) / len(received), 1) if received else 0,
+            },
+        }
 
     async def open_all(self, openers):
         """Run the socket openers a few at a time: every connect costs the server a render."""

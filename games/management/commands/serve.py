@@ -61,7 +61,15 @@ class Command(BaseCommand):
             listener = socket.create_server((host, port), backlog=1024)
         except OSError as error:
             raise CommandError(f"Cannot listen on {host}:{port}: {error}") from error
-        daphne = [sys.executable, "-m", "daphne", "--fd", str(listener.fileno())]
+        # No Server header: the software's name and version only help an attacker.
+        daphne = [
+            sys.executable,
+            "-m",
+            "daphne",
+            "--fd",
+            str(listener.fileno()),
+            "--no-server-name",
+        ]
         if proxy_headers:
             daphne.append("--proxy-headers")
         daphne.append("config.asgi:application")

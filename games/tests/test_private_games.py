@@ -1,0 +1,84 @@
+"""A private game in play: its table and socket for its players and invitees only; all after it ends.
+
+(The outsider's refusals are rows of test_access_matrix.py, game "secret".)
+"""
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+
+from games.models import Game, Invitation
+from games.tests.test_consumer import connect, receive
+
+
+@pytest.fixture
+def private_game(table_game):
+    Game.objects.filter(pk=table_game.pk).update(private=True)
+    table_game.refresh_from_db()
+    return table_game
+
+
+@pytest.fixture
+def invited_charlie(private_game, alice, charlie):
+    Invitation.objects.create(game=private_game, user=charlie, invited_by=alice)
+    return charlie
+
+
+@pytest.mark.django_db
+def test_it_shows_a_private_game_in_play_to_an_invited_user(client, private_game, invited_charlie):
+    client.force_login(invited_charlie)
+
+    response = client.get(reverse("games:table", args=[private_game.code]))
+
+    assert response.status_code == 200
+    assert "You are watching this game" in response.text
+
+
+@pytest.mark.django_db
+def test_it_hides_a_private_game_in_play_from_an_outsider(client, private_game, charlie):
+    client.force_login(charlie)
+
+    response = client.get(reverse("games:table", args=[private_game.code]))
+
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_it_shows_a_private_game_to_everyone_once_it_ended(client, private_game, charlie):
+    Game.objects.filter(pk=private_game.pk).update(status=Game.Status.FINISHED)
+    client.force_login(charlie)
+
+    response = client.get(reverse("games:table", args=[private_game.code]))
+
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_gives_an_invited_user_the_socket_of_a_private_game_in_play(
+    private_game, invited_charlie
+):
+    socket, connected = await connect(private_game, invited_charlie)
+    try:
+        assert connected
+        html = await receive(socket)
+    finally:
+        await socket.disconnect()
+
+    assert 'id="board"' in html and "You are watching this game" in html
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_refuses_an_outsider_the_socket_of_a_private_game_in_play(private_game, charlie):
+    socket, connected = await connect(private_game, charlie)
+    await socket.disconnect()
+
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_gives_everyone_the_socket_of_a_private_game_that_ended(private_game, charlie):
+    await sync_to_async(Game.objects.filter(pk=private_game.pk).update)(status=Game.Status.FINISHED)
+    socket, connected = await connect(private_game, charlie)
+    await socket.disconnect()
+
+    assert connected

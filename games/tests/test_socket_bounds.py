@@ -1,0 +1,133 @@
+"""Sockets are bounded: per user, per address, anonymous visitors get no lobby socket.
+
+A socket over a bound is accepted and closed at once with 1013 (Try Again
+Later); its slots live in the cache and expire when nobody renews them (a
+server process that died).
+"""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+
+from config.asgi import application
+from games.sockets import SOCKETS_FULL, claim_slots, slot_seconds
+from lobby.tests.test_consumer import logged_in, socket_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+async def open_socket(path, user=None, address="203.0.113.7"):
+    """Connect to `path` as `user` from `address`; return (communicator, connected, code)."""
+    headers = [ORIGIN]
+    if user is not None:
+        headers = await sync_to_async(socket_headers)(await sync_to_async(logged_in)(user))
+    communicator = WebsocketCommunicator(application, path, headers)
+    communicator.scope["client"] = [address, 50000]
+    connected, code = await communicator.connect(timeout=5)
+    return communicator, connected, code
+
+
+async def closed_with(communicator):
+    """Return the close code the socket was closed with, skipping what it sent first."""
+    while True:
+        message = await communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            return message.get("code")
+
+
+async def test_it_refuses_anonymous_visitors_a_lobby_socket():
+    socket, connected, _code = await open_socket("/ws/lobby/")
+    await socket.disconnect()
+
+    assert not connected
+
+
+async def test_it_closes_a_users_socket_over_the_bound_with_try_again_later(
+    alice, settings, table_game
+):
+    settings.SOCKETS_PER_USER = 2
+    opened = []
+    try:
+        for path in ("/ws/lobby/", f"/ws/games/{table_game.code}/"):
+            socket, connected, _code = await open_socket(path, alice)
+            opened.append(socket)
+            assert connected
+        third, connected, _code = await open_socket("/ws/me/", alice)
+        opened.append(third)
+
+        assert connected  # accepted, so that the browser sees why it is closed
+        assert await closed_with(third) == SOCKETS_FULL == 1013
+    finally:
+        for socket in opened:
+            await socket.disconnect()
+
+
+async def test_it_frees_a_slot_when_a_socket_closes(alice, settings):
+    settings.SOCKETS_PER_USER = 1
+    first, connected, _code = await open_socket("/ws/me/", alice)
+    assert connected
+    await first.receive_from(timeout=5)
+    await first.disconnect()
+
+    second, connected, _code = await open_socket("/ws/me/", alice)
+    try:
+        assert connected
+        assert "nav-badges" in await second.receive_from(timeout=5)
+    finally:
+        await second.disconnect()
+
+
+async def test_it_bounds_the_sockets_of_one_address_across_users(alice, bob, charlie, settings):
+    settings.SOCKETS_PER_ADDRESS = 2
+    opened = []
+    try:
+        for user in (alice, bob):
+            socket, connected, _code = await open_socket("/ws/me/", user, "198.51.100.1")
+            opened.append(socket)
+            assert connected
+        same, _connected, _code = await open_socket("/ws/me/", charlie, "198.51.100.1")
+        opened.append(same)
+        elsewhere, connected, _code = await open_socket("/ws/me/", charlie, "198.51.100.2")
+        opened.append(elsewhere)
+
+        assert await closed_with(same) == SOCKETS_FULL
+        assert connected and "nav-badges" in await elsewhere.receive_from(timeout=5)
+    finally:
+        for socket in opened:
+            await socket.disconnect()
+
+
+def test_it_forgets_the_slots_of_a_process_that_died(alice, settings):
+    settings.SOCKETS_PER_USER = 1
+    scope = {"user": alice, "client": ["203.0.113.9", 1]}
+    with time_machine.travel("2026-11-02 09:00", tick=False) as traveller:
+        held = claim_slots(scope, "dead-socket")  # never released: its process was killed
+        assert held and claim_slots(scope, "new-socket") is None
+
+        traveller.shift(timedelta(seconds=slot_seconds() + 1))
+
+        assert claim_slots(scope, "new-socket") is not None
+
+
+async def test_it_renews_its_slots_at_each_check(alice, settings):
+    settings.SOCKETS_PER_USER = 1
+    settings.GAME_SOCKET_CHECK_SECONDS = 0.2
+    socket, connected, _code = await open_socket("/ws/me/", alice)
+    try:
+        assert connected
+        await socket.receive_from(timeout=5)
+        key = f"sockets:user:{alice.pk}:0"
+        held_by = cache.get(key)
+        cache.touch(key, 1)  # about to expire...
+
+        await socket.receive_nothing(timeout=1.5)  # ...but the checks renew it
+
+        assert cache.get(key) == held_by is not None
+    finally:
+        await socket.disconnect()
