@@ -8,6 +8,7 @@ from django.urls import reverse
 from config.asgi import application
 from games.models import Game
 from lobby.tests.conftest import open_table
+from lobby.tests.test_consumer import logged_in, socket_headers
 
 ZH = {"Accept-Language": "zh-hans"}
 
@@ -34,11 +35,13 @@ def test_it_refuses_in_chinese(client, alice, bob, charlie):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_it_renders_socket_fragments_in_the_browser_language(alice):
+async def test_it_renders_socket_fragments_in_the_browser_language(alice, charlie):
     await sync_to_async(open_table)(
         alice, pace=Game.Pace.CORRESPONDENCE, pace_days=2, options={"enhanced": True}
     )
-    headers = [(b"origin", b"http://localhost"), (b"accept-language", b"zh-CN,zh;q=0.9")]
+    # charlie chose no language: the socket speaks the browser's, as his pages do.
+    headers = await sync_to_async(socket_headers)(await sync_to_async(logged_in)(charlie))
+    headers.append((b"accept-language", b"zh-CN,zh;q=0.9"))
     socket = WebsocketCommunicator(application, "/ws/lobby/", headers)
     connected, _code = await socket.connect()
     try:
