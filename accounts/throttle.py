@@ -10,7 +10,10 @@ minutes, even with the right password; 20 failures from one address, over any
 usernames, lock the address (against trying one password on many accounts).
 Nobody can lock a player out from another address. A lock works the same for
 usernames that do not exist, so it tells nothing about which accounts there
-are. Password reset requests: 3 an hour for one email address (whether an
+are. A successful password reset lifts the locks (and forgets the failures) of
+its account's username from every address: the pairs are counted under the
+username's current "era", which the reset starts anew. An address locked for
+failures over many usernames stays locked: that lock is the address's. Password reset requests: 3 an hour for one email address (whether an
 account has it or not) and 10 an hour from one address.
 
 A cache that fails never turns a login into an error page: while it is down
@@ -108,11 +111,16 @@ def _fail(count_key, lock_key, limit, window):
         _call("delete", count_key)
 
 
+def _era_key(username):
+    return _key("login-era", (username or "").casefold())
+
+
 def _login_subjects(username, address):
     # Usernames are compared case-insensitively: "Alice" and "alice" must not
     # get five tries each.
     address = address_key(address or "")
-    yield "login-pair", (username or "").casefold(), address, FAILURES_PER_PAIR
+    era = str(_call("get", _era_key(username)) or "")
+    yield "login-pair", (username or "").casefold(), address, era, FAILURES_PER_PAIR
     if address:
         yield "login-address", address, FAILURES_PER_ADDRESS
 
@@ -133,7 +141,19 @@ def record_failure(username, address):
 
 def reset(username, address):
     """Forget the failures of `username` from `address` after a successful login."""
-    _call("delete", _key("login-pair", (username or "").casefold(), address_key(address or "")))
+    for kind, *values, _limit in _login_subjects(username, address):
+        if kind == "login-pair":
+            _call("delete", _key(kind, *values))
+
+
+def lift_login_locks(username):
+    """Lift the login locks of `username` from every address, after a password reset.
+
+    The pair counts and locks are kept under the username's era: a new era
+    leaves the old ones unread (they expire by themselves). The era outlives
+    every lock of the one before it.
+    """
+    _call("set", _era_key(username), f"{time.time():.6f}", timeout=2 * WINDOW)
 
 
 def password_checks_locked(user):

@@ -122,6 +122,21 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().form_valid(form)
 
 
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's new password from a reset link; it lifts the account's login locks.
+
+    Whoever holds the link owns the mailbox: the failures a guesser piled up
+    on the username must not keep the owner out with their new password.
+    """
+
+    template_name = "accounts/password_reset_confirm.html"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        throttle.lift_login_locks(form.user.get_username())
+        return response
+
+
 def profile(request, username):
     user = get_object_or_404(User, username=username, is_active=True)
     ctx = {
