@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -26,11 +27,15 @@ from games.game_over import computer_level
 from games.log import dealt_state, full_log
 from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
 
+# Every response that shows a hand or a prompt carries never_cache (Cache-Control:
+# no-store): on a shared computer the back button must not show a player's cards.
+
 
 class BadMove(ValueError):
     """The posted fields do not make a move at all (not merely an illegal one)."""
 
 
+@never_cache
 @login_required
 def table(request, code):
     game = get_object_or_404(Game, code=code)
@@ -67,6 +72,7 @@ def _seen(game, user):
         broadcast_users({user.id})
 
 
+@never_cache
 @login_required
 @require_POST
 def move(request, code):
@@ -86,6 +92,7 @@ def move(request, code):
     return _board_or_redirect(request, game)
 
 
+@never_cache
 @login_required
 @require_POST
 def come_back(request, code):
@@ -98,6 +105,7 @@ def come_back(request, code):
     return _board_or_redirect(request, game)
 
 
+@never_cache
 @login_required
 def resign(request, code):
     """Resign the game (POST) after a confirmation (GET: the page that asks for it).
@@ -129,6 +137,7 @@ def _resign_refusal(game, seat):
     return ""
 
 
+@never_cache
 @login_required
 @require_POST
 def rematch(request, code):
@@ -146,6 +155,7 @@ def rematch(request, code):
     return _board_or_redirect(request, game)
 
 
+@never_cache
 @login_required
 @require_POST
 def new_computer_game(request, code):
@@ -263,6 +273,7 @@ def _get_finished_game(request, code):
     return game
 
 
+@never_cache
 @login_required
 def review(request, code):
     """Any position of a finished game (?move=N, 0 the deal), every hand or as one seat saw it (?as=)."""
@@ -290,6 +301,7 @@ def export(request, code):
     return response
 
 
+@never_cache
 @login_required
 def game_log(request, code):
     """Every move of a game in words, with its time: its players' while it is played."""
