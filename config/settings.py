@@ -251,6 +251,13 @@ GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.
 LOBBY_RENDER_SECONDS = float(env("LOBBY_RENDER_SECONDS", "1"))
 
+# Fair shares (games/limits.py): what one account may hold at once or send in
+# a while, so that it cannot crowd the others out. Staff are exempt; 0: no bound.
+OPEN_TABLES_PER_USER = envint("OPEN_TABLES_PER_USER", 5)  # hosted, not started
+COMPUTER_GAMES_PER_USER = envint("COMPUTER_GAMES_PER_USER", 3)  # in play, with computer players
+INVITATIONS_PER_HOUR = envint("INVITATIONS_PER_HOUR", 20)
+INVITATIONS_PER_INVITEE_PER_DAY = envint("INVITATIONS_PER_INVITEE_PER_DAY", 5)
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),

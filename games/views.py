@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -19,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import review as reviews, rules
+from games import limits, review as reviews, rules
 from games.board import player_name, render_fragments, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
@@ -146,7 +147,15 @@ def rematch(request, code):
         request, code, _("Only the players of this game can ask for its rematch.")
     )
     try:
-        table = game.ask_rematch(request.user)
+        with transaction.atomic():
+            if game.rematch_id is None or game.rematch.status == Game.Status.CANCELLED:
+                # Asking first opens a table: with the computer players it starts at once.
+                limits.lock_account(request.user)
+                if game.seats.exclude(user__bot_level="").exists():
+                    limits.check_computer_games(request.user)
+                else:
+                    limits.check_open_tables(request.user)
+            table = game.ask_rematch(request.user)
     except SeatingError as e:
         messages.error(request, str(e))
         return _board_or_redirect(request, game)
@@ -167,15 +176,22 @@ def new_computer_game(request, code):
         messages.error(request, _("A new game can be started from here once this game is over."))
         return _board_or_redirect(request, game)
     level = computer_level(game.seats.select_related("user"))
-    table = Game.objects.create(
-        host=request.user,
-        seat_count=2,
-        options=rules.new_table_options(game.options),
-        pace=Game.Pace.LIVE,
-        private=True,
-    )
-    table.join(request.user)
-    fill_with_bots(table, level)  # the table is full: it starts
+    try:
+        with transaction.atomic():
+            limits.lock_account(request.user)
+            limits.check_computer_games(request.user)
+            table = Game.objects.create(
+                host=request.user,
+                seat_count=2,
+                options=rules.new_table_options(game.options),
+                pace=Game.Pace.LIVE,
+                private=True,
+            )
+            table.join(request.user)
+            fill_with_bots(table, level)  # the table is full: it starts
+    except limits.LimitReached as e:
+        messages.error(request, str(e))
+        return _board_or_redirect(request, game)
     table.refresh_from_db()
     return _go_to(request, table)
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import Vacation
-from games import bots, rules, vacation as vacations
+from games import bots, limits, rules, vacation as vacations
 from games.models import (
     Game,
     Invitation,
@@ -67,7 +67,11 @@ def play_computer(request):
     form = ComputerGameForm(request.POST)
     if not form.is_valid():
         return render(request, "lobby/home.html", home_context(request, form))
-    game = create_table(request.user, form.table_fields(), bot_level=form.cleaned_data["level"])
+    try:
+        game = create_table(request.user, form.table_fields(), bot_level=form.cleaned_data["level"])
+    except limits.LimitReached as e:
+        form.add_error(None, str(e))
+        return render(request, "lobby/home.html", home_context(request, form))
     return redirect(game)
 
 
@@ -91,7 +95,11 @@ def quick_game(request):
     if waiting is not None:  # a second click must not open a second empty table
         messages.info(request, _("No other table is waiting for players: yours is still open."))
         return redirect("lobby:table", waiting.code)
-    game = create_table(request.user, default_table_fields())
+    try:
+        game = create_table(request.user, default_table_fields())
+    except limits.LimitReached as e:
+        messages.error(request, str(e))
+        return redirect("lobby:home")
     messages.info(
         request,
         _(
@@ -113,7 +121,11 @@ def create(request):
         if form.is_valid():
             data = form.cleaned_data
             level = data["bot_level"] if data["with_bots"] else None
-            game = create_table(request.user, form.table_fields(), bot_level=level)
+            try:
+                game = create_table(request.user, form.table_fields(), bot_level=level)
+            except limits.LimitReached as e:
+                form.add_error(None, str(e))
+                return render(request, "lobby/create.html", {"form": form})
             if game.status == Game.Status.OPEN:
                 return redirect("lobby:table", game.code)
             return redirect(game)
@@ -198,7 +210,11 @@ def fill_with_bots(request, code):
     if level not in bots.LEVELS:
         return _refuse(request, game, _("Choose a computer level."))
     try:
-        bots.fill_with_bots(game, level)
+        with transaction.atomic():
+            # The bots fill the table, so it starts: a game against the computer.
+            limits.lock_account(request.user)
+            limits.check_computer_games(request.user)
+            bots.fill_with_bots(game, level)
     except SeatingError as e:
         return _refuse(request, game, str(e))
     return _show(request, game)
@@ -227,15 +243,23 @@ def invite(request, code):
     form = InviteForm(request.POST, game=game)
     if form.is_valid():
         invitee = form.invitee
-        with transaction.atomic():
-            _invitation, created = Invitation.objects.get_or_create(
-                game=game, user=invitee, defaults={"invited_by": request.user}
-            )
-            if created:  # inviting twice does not notify twice
-                Notification.objects.create(
-                    user=invitee, game=game, kind=Notification.Kind.INVITED, actor=request.user
+        try:
+            with transaction.atomic():
+                limits.lock_account(request.user)
+                # Inviting twice does not notify twice, nor count twice.
+                if not Invitation.objects.filter(game=game, user=invitee).exists():
+                    limits.check_invitation(request.user, invitee)
+                _invitation, created = Invitation.objects.get_or_create(
+                    game=game, user=invitee, defaults={"invited_by": request.user}
                 )
-                transaction.on_commit(lambda: broadcast_users({invitee.pk}))
+                if created:
+                    Notification.objects.create(
+                        user=invitee, game=game, kind=Notification.Kind.INVITED, actor=request.user
+                    )
+                    transaction.on_commit(lambda: broadcast_users({invitee.pk}))
+        except limits.LimitReached as e:
+            form.add_error("username", str(e))
+            return _invite_refused(request, game, form)
         note = _("%(name)s is invited: the invitation is on their home page.") % {
             "name": form.invitee.name
         }
@@ -244,6 +268,10 @@ def invite(request, code):
             return render(request, "lobby/table.html#invite", context)
         messages.success(request, note)
         return redirect("lobby:table", code)
+    return _invite_refused(request, game, form)
+
+
+def _invite_refused(request, game, form):
     if request.htmx:
         return render(request, "lobby/table.html#invite", invite_context(game, form))
     context = room_context(request, game) | invite_context(game, form)
@@ -304,9 +332,15 @@ def create_table(host, fields, bot_level=None):
     """Create a table with `fields`, its host in seat 0; with `bot_level`, bots take the others.
 
     Bots fill the table, so it starts (Game.join). All or nothing: a failure
-    leaves no table behind.
+    leaves no table behind. Raise limits.LimitReached when the host already
+    holds its share of open tables (or, with bots, of games against them).
     """
     with transaction.atomic():
+        limits.lock_account(host)
+        if bot_level is None:
+            limits.check_open_tables(host)
+        else:
+            limits.check_computer_games(host)
         game = Game.objects.create(host=host, **fields)
         game.seats.create(user=host, position=0)
         transaction.on_commit(broadcast_lobby)

@@ -1,0 +1,113 @@
+"""Fair shares: how much one account may hold or send, so that it cannot crowd out the others.
+
+Open tables it hosts, games in play against computer players (the worker
+thinks for their bots), and invitations (each one a notification to
+someone else). The bounds are settings (0: no bound); staff are exempt. A
+check that refuses raises LimitReached, a SeatingError, whose message says
+what was reached and what to do. The checks count rows in the database;
+`lock_account` makes two requests of one account at once count one after
+the other (PostgreSQL; SQLite writes one at a time anyway).
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from games.models import Game, Invitation, Seat, SeatingError
+
+
+class LimitReached(SeatingError):
+    """An account holds or has sent as much as its fair share allows."""
+
+
+def _bound(name, user):
+    limit = getattr(settings, name)
+    if user.is_staff or user.bot_level or not limit:
+        return None
+    return limit
+
+
+def lock_account(user):
+    """Lock `user`'s row until the transaction ends: its limits are counted one at a time."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+
+
+def check_open_tables(user):
+    """Refuse one more open table hosted by `user` once it holds its share."""
+    limit = _bound("OPEN_TABLES_PER_USER", user)
+    if limit is None:
+        return
+    if Game.objects.open().filter(host=user).count() >= limit:
+        raise LimitReached(
+            ngettext(
+                "You already host %(count)d table that has not started, the most one player "
+                "may. Start it or cancel it before you open another.",
+                "You already host %(count)d tables that have not started, the most one player "
+                "may. Start or cancel one of them before you open another.",
+                limit,
+            )
+            % {"count": limit}
+        )
+
+
+def computer_games(user):
+    """Return the games in play where `user` sits with a computer player."""
+    bots = Seat.objects.filter(game=OuterRef("pk")).exclude(user__bot_level="")
+    return Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user).filter(Exists(bots))
+
+
+def check_computer_games(user):
+    """Refuse one more game against computer players once `user` plays its share of them.
+
+    A game counts until it ends, even once its player has resigned: its
+    computer players play on, and the worker thinks for them.
+    """
+    limit = _bound("COMPUTER_GAMES_PER_USER", user)
+    if limit is None:
+        return
+    if computer_games(user).count() >= limit:
+        raise LimitReached(
+            ngettext(
+                "You already play %(count)d game against the computer, the most one player "
+                "may at once. Finish it before you start another.",
+                "You already play %(count)d games against the computer, the most one player "
+                "may at once. Finish one of them before you start another.",
+                limit,
+            )
+            % {"count": limit}
+        )
+
+
+def check_invitation(user, invitee):
+    """Refuse an invitation from `user` once it has sent its share, in all or to `invitee`."""
+    now = timezone.now()
+    limit = _bound("INVITATIONS_PER_HOUR", user)
+    sent = Invitation.objects.filter(invited_by=user)
+    if limit is not None and sent.filter(created_at__gt=now - timedelta(hours=1)).count() >= limit:
+        raise LimitReached(
+            ngettext(
+                "You have sent %(count)d invitation in the last hour, the most one player may. "
+                "Please try again later.",
+                "You have sent %(count)d invitations in the last hour, the most one player may. "
+                "Please try again later.",
+                limit,
+            )
+            % {"count": limit}
+        )
+    limit = _bound("INVITATIONS_PER_INVITEE_PER_DAY", user)
+    recent = sent.filter(user=invitee, created_at__gt=now - timedelta(days=1))
+    if limit is not None and recent.count() >= limit:
+        raise LimitReached(
+            ngettext(
+                "You have invited %(name)s %(count)d time in the last day, the most one player "
+                "may. Please try again tomorrow.",
+                "You have invited %(name)s %(count)d times in the last day, the most one player "
+                "may. Please try again tomorrow.",
+                limit,
+            )
+            % {"count": limit, "name": invitee.name}
+        )
