@@ -9,13 +9,16 @@ the worker makes them (never a web request), a short pause after the
 previous move so that people can follow.
 """
 
+import itertools
 import logging
+import os
 import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
@@ -33,9 +36,11 @@ LEVELS = {
 PAUSE = timedelta(seconds=1)
 # Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting:
 # BATCH moves, and no new one once the round's bots have thought for ROUND_SECONDS (a strong
-# bot takes up to a second a move). The games waiting longest go first, so none starves.
+# bot takes up to a second a move). The accounts take turns (due_bot_seats), so none starves.
 BATCH = 20
 ROUND_SECONDS = 2.0
+# How long a worker's claim to think for a seat holds at most (claim()).
+CLAIM_SECONDS = 30
 
 
 def bot_account(level, number):
@@ -95,44 +100,116 @@ def fill_with_bots(game, level):
         seated += 1
 
 
-def due_bot_seats(now):
-    """Return the bot seats the games wait for whose pause has passed, oldest first."""
-    return (
+def due_bot_seats(now, passed=(), limit=BATCH):
+    """Return the bot seats the games wait for whose pause has passed, fairest first.
+
+    Round-robin by account (the game's host): one seat per account, the
+    account this worker served longest ago (or never) first, and of each
+    account its game waiting longest. Seats in `passed` are left out. So one
+    account's many tables hold another's bot back by one move of each other
+    account at most, never by all of its own tables. At most `limit` seats.
+    """
+    due = (
         Seat.objects.filter(
             deadline__isnull=False,
             game__status=Game.Status.ACTIVE,
             game__last_move_at__lte=now - PAUSE,
         )
         .exclude(user__bot_level="")
-        .select_related("game", "user")
-        .order_by("game__last_move_at")[:BATCH]
+        .exclude(pk__in=passed)
     )
+    hosts = due.values("game__host_id").annotate(waiting_since=Min("game__last_move_at"))
+
+    def fairness(host):
+        return _served.get(host["game__host_id"], -1), host["waiting_since"]
+
+    order = sorted(hosts, key=fairness)[:limit]
+    seats = []
+    for host in order:
+        seat = (
+            due.filter(game__host_id=host["game__host_id"])
+            .select_related("game", "user")
+            .order_by("game__last_move_at", "pk")
+            .first()
+        )
+        if seat is not None:
+            seats.append(seat)
+    return seats
+
+
+# When this worker last served each account (a counter, not a clock: only the order matters).
+_served = {}
+_service = itertools.count()
+SERVED_KEPT = 10_000
+
+
+def _serve(host_id):
+    if len(_served) >= SERVED_KEPT:
+        _served.clear()  # forgetting only lets the forgotten go first once
+    _served[host_id] = next(_service)
+
+
+def claim(seat, game):
+    """Claim the right to think for `seat` at `game`'s version; return whether it was free.
+
+    With several workers (Redis) each one would otherwise think for the same
+    seat and one move would be thrown away (Game.play's version check refuses
+    the second); the claim in the shared cache keeps the second worker on
+    other seats. It lapses by itself should its worker die while thinking.
+    """
+    return cache.add(f"bot-claim:{seat.pk}:{game.version}", os.getpid(), timeout=CLAIM_SECONDS)
+
+
+def _release(seat, game):
+    cache.delete(f"bot-claim:{seat.pk}:{game.version}")
 
 
 def play_bot_moves(now=None):
-    """Make the moves of the bots the games wait for; return how many were made."""
+    """Make the moves of the bots the games wait for; return how many were made.
+
+    One move at a time, each time for the fairest seat due (due_bot_seats),
+    until BATCH moves or ROUND_SECONDS of thinking: each move's thinking is
+    bounded (the strong level's search stops after search.TIME_LIMIT).
+    """
     now = now or timezone.now()
     made = 0
     started = time.monotonic()
-    for seat in due_bot_seats(now):
+    passed = set()  # seats this round has tried, or another worker is thinking for
+    while made < BATCH:
         if made and time.monotonic() - started >= ROUND_SECONDS:
             break  # the next round goes on with the others, after the timeouts
+        seats = due_bot_seats(now, passed, limit=1)
+        if not seats:
+            break
+        seat = seats[0]
         game = seat.game
-        # Chosen outside the lock from the seat's view; the version check in
-        # Game.play refuses it if anything moved meanwhile (tried again next round).
-        seed = (game.seed * 1_000_003 + game.version) % 2**63
-        try:
-            move = bot_move(game.state(), seat.position, seat.user.bot_level, seed)
-            if move is None:
-                continue
-            game.play(seat.position, move, version=game.version)
-        except StaleBoard:
+        passed.add(seat.pk)
+        _serve(game.host_id)
+        if not claim(seat, game):
             continue
-        except Exception:  # a broken bot must not stop the others; its clock still runs
-            log.exception("Bot %s failed to move in game %s", seat.user, game.code)
-            continue
-        made += 1
+        if _move(seat, game):
+            made += 1
+        else:
+            _release(seat, game)
     return made
+
+
+def _move(seat, game):
+    """Think for `seat` and make its move; return whether a move was made."""
+    # Chosen outside the lock from the seat's view; the version check in
+    # Game.play refuses it if anything moved meanwhile (tried again next round).
+    seed = (game.seed * 1_000_003 + game.version) % 2**63
+    try:
+        move = bot_move(game.state(), seat.position, seat.user.bot_level, seed)
+        if move is None:
+            return False
+        game.play(seat.position, move, version=game.version)
+    except StaleBoard:
+        return False
+    except Exception:  # a broken bot must not stop the others; its clock still runs
+        log.exception("Bot %s failed to move in game %s", seat.user, game.code)
+        return False
+    return True
 
 
 def level_name(level):

@@ -8,6 +8,11 @@ inside the web server (settings.WORKER_IN_SERVER): an asyncio task on the
 server's own event loop that hands each round to a thread of its own, whose
 broadcasts (`async_to_sync(group_send)`) hop back to that loop, where the
 in-memory layer's queues live.
+
+Several workers (Redis) may run at once: the deadlines are enforced under
+each game's lock, a bot seat is thought for by the worker that claimed it in
+the shared cache (games.bots.claim), and each worker serves the accounts in
+turn (games.bots.due_bot_seats).
 """
 
 import asyncio

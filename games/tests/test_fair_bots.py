@@ -1,0 +1,115 @@
+"""Computer players served fairly: the worker takes bot seats round-robin by account.
+
+dave is the hostile account with many tables of bots; alice, an honest
+player, has one.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.utils import timezone
+
+from games import bots, rules
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_worker(monkeypatch):
+    monkeypatch.setattr(bots, "_served", {}, raising=False)
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def dave(db):
+    return get_user_model().objects.create_user("dave", "dave@example.com", "x-pass-12345")
+
+
+def bot_to_move(host, waiting, level="random"):
+    """Return a started game of `host` against a bot whose move it is, waiting for `waiting`."""
+    game = Game.objects.create(host=host, seat_count=2, seed=11)
+    Seat.objects.create(game=game, user=bots.bot_account(level, 1), position=0)
+    Seat.objects.create(game=game, user=host, position=1)
+    game.start()
+    if game.state().current == 1:
+        game.play(1, rules.Move.end())
+    Game.objects.filter(pk=game.pk).update(last_move_at=timezone.now() - waiting)
+    game.refresh_from_db()
+    assert game.state().current == 0 and game.seats.get(position=0).deadline is not None
+    return game
+
+
+def moved(game):
+    return Game.objects.get(pk=game.pk).version > game.version
+
+
+def test_it_serves_an_account_with_one_table_among_the_first(monkeypatch, alice, dave):
+    hostile = [bot_to_move(dave, timedelta(minutes=10)) for _ in range(5)]
+    honest = bot_to_move(alice, timedelta(seconds=2))
+    monkeypatch.setattr(bots, "BATCH", 2)
+
+    assert bots.play_bot_moves() == 2
+
+    assert moved(honest), "the oldest tables of one account went first"
+    assert sum(moved(game) for game in hostile) == 1
+
+
+def test_it_takes_the_accounts_in_turn(monkeypatch, alice, bob, dave):
+    for user, minutes in ((dave, 10), (alice, 5), (bob, 1)):
+        for _ in range(3):
+            bot_to_move(user, timedelta(minutes=minutes))
+    served = []
+
+    def think(seat, game):
+        served.append(game.host.username)
+        return True
+
+    monkeypatch.setattr(bots, "_move", think)
+
+    assert bots.play_bot_moves() == 9
+    assert served == ["dave", "alice", "bob"] * 3
+
+
+def test_it_serves_a_bot_that_became_due_at_the_next_round(monkeypatch, alice, dave):
+    hostile = [bot_to_move(dave, timedelta(minutes=10)) for _ in range(5)]
+    honest = bot_to_move(alice, timedelta(0))  # not due yet: its pause has not passed
+    monkeypatch.setattr(bots, "ROUND_SECONDS", 0)  # each move takes a whole round
+
+    assert bots.play_bot_moves() == 1
+    Game.objects.filter(pk=honest.pk).update(last_move_at=timezone.now() - bots.PAUSE)
+    assert bots.play_bot_moves() == 1
+
+    assert moved(honest), "dave's other tables went first"
+    assert sum(moved(game) for game in hostile) == 1
+
+
+def test_it_leaves_a_seat_another_worker_thinks_for(alice, bob):
+    taken = bot_to_move(alice, timedelta(minutes=1))
+    free = bot_to_move(bob, timedelta(seconds=2))
+    assert bots.claim(taken.seats.get(position=0), taken)  # as another worker would
+
+    assert bots.play_bot_moves() == 1
+
+    assert not moved(taken) and moved(free)
+
+
+def test_it_never_lets_two_workers_think_for_one_seat(alice):
+    game = bot_to_move(alice, timedelta(minutes=1))
+    seat = game.seats.get(position=0)
+
+    assert bots.claim(seat, game)
+    assert not bots.claim(seat, game)
+
+
+def test_it_frees_the_claim_of_a_seat_it_could_not_move(monkeypatch, alice):
+    game = bot_to_move(alice, timedelta(minutes=1))
+    monkeypatch.setattr(bots, "bot_move", lambda *args: None)
+
+    assert bots.play_bot_moves() == 0
+
+    assert bots.claim(game.seats.get(position=0), game), "the next round may try again"
