@@ -52,17 +52,22 @@ def in_memory_layer():
 def run_round(report=None):
     """Run every job once; a failing job is logged and the others still run.
 
-    `report(count, what)` hears what each job did.
+    `report(count, what)` hears what each job did. Return whether any job
+    did something: more may be due at once (a round stops its bots after
+    ROUND_SECONDS), so the next round starts without waiting INTERVAL.
     """
     close_old_connections()
+    busy = False
     for job, done in JOBS:
         try:
             count = job()
         except Exception:  # e.g. the database briefly away: the next round retries
             log.exception("Worker: %s failed; trying again next round", job.__name__)
             continue
+        busy = busy or bool(count)
         if count and report is not None:
             report(count, done)
+    return busy
 
 
 def say(line):
@@ -104,7 +109,8 @@ class WorkerInServer:
         round_in_thread = sync_to_async(run_round, thread_sensitive=False, executor=self._thread)
         while not self._stopping.is_set():
             try:
-                await round_in_thread(_say_report)
+                if await round_in_thread(_say_report):
+                    continue  # a busy round: the next one at once
             except Exception as error:
                 if "cannot schedule new futures" in str(error):
                     # The interpreter is exiting (the runserver reloader's child

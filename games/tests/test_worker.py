@@ -143,3 +143,29 @@ async def test_it_finishes_the_round_under_way_when_the_server_stops(monkeypatch
     await asyncio.wait_for(stopping, 10)
 
     assert finished == [1]
+
+
+async def test_it_starts_the_next_round_at_once_after_a_busy_one(monkeypatch):
+    rounds = []
+
+    def run_round(report=None):
+        rounds.append(1)
+        return len(rounds) <= 3  # three busy rounds (bots left for the next), then idle
+
+    monkeypatch.setattr(worker, "run_round", run_round)
+    inside = worker.WorkerInServer(interval=30)
+    inside.start()
+    for _ in range(200):
+        if len(rounds) >= 4:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.wait_for(inside.stop(), 40)
+
+    assert len(rounds) == 4, "a busy round waited the interval before the next"
+
+
+def test_it_says_whether_a_round_did_anything(monkeypatch):
+    monkeypatch.setattr(worker, "JOBS", [(lambda: 0, "nothing"), (lambda: 2, "moves")])
+    assert worker.run_round() is True
+    monkeypatch.setattr(worker, "JOBS", [(lambda: 0, "nothing")])
+    assert worker.run_round() is False

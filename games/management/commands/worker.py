@@ -43,7 +43,10 @@ class Command(BaseCommand):
         if not once:
             self.stdout.write(f"Worker: timeouts, bot moves and emails every {interval:g} s.")
         while True:
-            run_round(report=lambda count, done: self.stdout.write(f"Worker: {count} {done}."))
+            busy = run_round(
+                report=lambda count, done: self.stdout.write(f"Worker: {count} {done}.")
+            )
             if once:
                 return
-            time.sleep(interval)
+            if not busy:  # a busy round's next one starts at once: more may be due
+                time.sleep(interval)
