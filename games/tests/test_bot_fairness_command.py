@@ -1,0 +1,42 @@
+"""The bot fairness load test, on a tiny configuration: it times the honest bot's turns."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import bots
+from games.models import Game
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch):
+    monkeypatch.setattr(bots, "_served", {})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_times_the_honest_bot_alone_and_beside_the_other_accounts_tables():
+    out, err = StringIO(), StringIO()
+    call_command(
+        "bot_fairness",
+        *("--tables", "2", "--turns", "2", "--hostile-level", "random"),
+        *("--honest-level", "random", "--seconds", "60"),
+        stdout=out,
+        stderr=err,
+    )
+
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["hostile_tables"] == 2
+    assert result["alone_s"]["turns"] == result["loaded_s"]["turns"] == 2
+    # Each turn holds at least one bot move, a PAUSE after the previous one.
+    assert result["alone_s"]["min"] >= bots.PAUSE.total_seconds()
+    assert result["hostile_moves_during_loaded_phase"] > 0
+    assert "with 2 random tables: bot turn 2:" in err.getvalue()
+    assert not Game.objects.exists(), "its games are deleted afterwards"
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_database_with_other_games_in_play(table_game):
+    with pytest.raises(CommandError, match="scratch database"):
+        call_command("bot_fairness", "--tables", "1", "--turns", "1")
