@@ -157,11 +157,19 @@ def claim(seat, game):
     the second); the claim in the shared cache keeps the second worker on
     other seats. It lapses by itself should its worker die while thinking.
     """
-    return cache.add(f"bot-claim:{seat.pk}:{game.version}", os.getpid(), timeout=CLAIM_SECONDS)
+    try:
+        return cache.add(f"bot-claim:{seat.pk}:{game.version}", os.getpid(), timeout=CLAIM_SECONDS)
+    except Exception:  # the cache away (Redis restarting): the bots must not stop for it
+        # Two workers may then think for the same seat; Game.play keeps only one move.
+        log.warning("Bot claims: the cache failed; thinking for seat %s unclaimed", seat.pk)
+        return True
 
 
 def _release(seat, game):
-    cache.delete(f"bot-claim:{seat.pk}:{game.version}")
+    try:
+        cache.delete(f"bot-claim:{seat.pk}:{game.version}")
+    except Exception:  # the claim lapses by itself
+        log.warning("Bot claims: the cache failed; the claim of seat %s lapses", seat.pk)
 
 
 def play_bot_moves(now=None):

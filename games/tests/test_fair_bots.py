@@ -113,3 +113,16 @@ def test_it_frees_the_claim_of_a_seat_it_could_not_move(monkeypatch, alice):
     assert bots.play_bot_moves() == 0
 
     assert bots.claim(game.seats.get(position=0), game), "the next round may try again"
+
+
+def test_it_keeps_the_bots_moving_while_the_cache_is_away(monkeypatch, alice):
+    game = bot_to_move(alice, timedelta(minutes=1))
+
+    def away(*args, **kwargs):
+        raise ConnectionError("the cache is restarting")
+
+    monkeypatch.setattr(cache, "add", away)
+    monkeypatch.setattr(cache, "delete", away)
+
+    assert bots.play_bot_moves() == 1
+    assert Game.objects.get(pk=game.pk).version > game.version
