@@ -82,7 +82,10 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         finished = stored_game([alice, bob], seed=9)
         Notification.objects.create(user=alice, game=finished, kind=Notification.Kind.ENDED)
         Notification.objects.create(
-            user=alice, game=table, kind=Notification.Kind.TARGETED, actor=bob,
+            user=alice,
+            game=table,
+            kind=Notification.Kind.TARGETED,
+            actor=bob,
             data={"card": "sly_deal"},
         )
     pages = {
