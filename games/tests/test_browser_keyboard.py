@@ -220,3 +220,53 @@ def test_it_lists_the_shortcuts_and_fits_narrow_screens(
     expect(dialog).to_be_hidden()
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        game = game.start()
+        state = set_position(
+            game,
+            """
+            turn: bob
+            bob hand: debt_collector 1M
+            alice hand: 1M red
+            alice bank: 5M 2M
+            """,
+        )
+    five = card_in(state, "alice", "bank", "5M")
+    alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
+    bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
+    for page in (alice_page, bob_page):
+        page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
+        page.wait_for_timeout(500)
+    alice_page.keyboard.press("1")  # alice looks at her hand meanwhile
+    assert "1M" in focused(alice_page)
+
+    bob_page.keyboard.press("1")
+    bob_page.keyboard.press("p")  # a single way to play it: at once
+    alice_page.wait_for_selector("#prompt", timeout=10_000)
+    expect(alice_page.locator("#announcer")).to_contain_text("bob played Debt Collector on alice")
+    expect(alice_page.locator("#announcer")).to_contain_text("You owe 5M")
+    alice_page.wait_for_function("() => document.activeElement.id === 'prompt'")
+    alice_page.screenshot(path=SHOTS / "prompt-focused-1100.png", full_page=True)
+
+    alice_page.keyboard.press("Tab")
+    while alice_page.evaluate("() => document.activeElement.value") != str(five):
+        alice_page.keyboard.press("Tab")
+    alice_page.keyboard.press("Space")
+    expect(alice_page.locator("#prompt .js-owed")).to_have_text("0")
+    alice_page.keyboard.press("a")
+    expect(alice_page.locator("#announcer")).to_contain_text("alice paid", timeout=10_000)
+    expect(bob_page.locator("#announcer")).to_contain_text("alice paid", timeout=10_000)
+    assert alice_page.locator("#prompt").count() == 0
+    no_body_focus(alice_page)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
