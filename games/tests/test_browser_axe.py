@@ -1,6 +1,7 @@
 """axe-core in a real browser on every page a player sees, in English and Chinese.
 
-No serious or critical violation is allowed on any of them (issue 18).
+No serious or critical violation is allowed on any of them, nor horizontal
+scrolling at 320 px (issue 18).
 """
 
 from pathlib import Path
@@ -114,6 +115,14 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         if violations:
             found[name] = violations
         page.screenshot(path=SHOTS / f"axe-{name}-{language}.png", full_page=True)
+        page.set_viewport_size({"width": 320, "height": 700})
+        page.wait_for_timeout(100)
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        if overflow > 0:
+            found.setdefault(name, {})["horizontal-scrolling-at-320px"] = overflow
+            page.screenshot(path=SHOTS / f"narrow-{name}-{language}.png", full_page=True)
         assert errors == [], (name, errors)
         page.context.close()
 
