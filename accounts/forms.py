@@ -78,8 +78,12 @@ class SettingsForm(forms.ModelForm):
             "turn_sound",
             "turn_browser_notification",
             "show_table_hints",
+            "colour_blind_palette",
         ]
-        labels = {"show_table_hints": _("Show first-game hints on the table")}
+        labels = {
+            "show_table_hints": _("Show first-game hints on the table"),
+            "colour_blind_palette": _("Colour-blind palette for the property colours"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -51,6 +51,15 @@ class User(AbstractUser):
     )
     # The first-game hint strip on the table, until the player dismisses it.
     show_table_hints = models.BooleanField(_("table hints"), default=True)
+    # Property colours told apart by more than hue (static/css/table.css, body.palette-cb).
+    colour_blind_palette = models.BooleanField(
+        _("colour-blind palette"),
+        default=False,
+        help_text=_(
+            "Draw the property colours in a palette told apart without red and green, "
+            "with patterns on the colour bands."
+        ),
+    )
 
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
     # for a person. Bot accounts are made by games.bots and cannot log in.

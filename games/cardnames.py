@@ -21,6 +21,21 @@ COLOUR_NAMES = {
     "utility": pgettext_lazy("colour", "utility"),
 }
 
+# A mark for each colour that is not colour (issue 18): a short code on the card's band and
+# on the set's header, for players who cannot tell the colours apart.
+COLOUR_MARKS = {
+    "brown": pgettext_lazy("colour mark", "Br"),
+    "light_blue": pgettext_lazy("colour mark", "LB"),
+    "pink": pgettext_lazy("colour mark", "Pk"),
+    "orange": pgettext_lazy("colour mark", "Or"),
+    "red": pgettext_lazy("colour mark", "Rd"),
+    "yellow": pgettext_lazy("colour mark", "Ye"),
+    "green": pgettext_lazy("colour mark", "Gr"),
+    "dark_blue": pgettext_lazy("colour mark", "DB"),
+    "railroad": pgettext_lazy("colour mark", "RR"),
+    "utility": pgettext_lazy("colour mark", "Ut"),
+}
+
 KIND_NAMES = {
     "1M": _("1M"),
     "2M": _("2M"),
@@ -80,6 +95,11 @@ def kind_name(kind):
 def colour_name(colour):
     """Return the translated name of a colour (by engine id, e.g. "light_blue")."""
     return COLOUR_NAMES[colour]
+
+
+def colour_mark(colour):
+    """Return the short code that marks a colour (by engine id) without colour, e.g. "LB"."""
+    return COLOUR_MARKS[colour]
 
 
 def translate_english_name(text):

@@ -2,7 +2,8 @@
 // (its links load each position); this file adds
 //  - the keys: left and right arrows for the previous and next move, Home and End,
 //  - the highlighted move in the list, following the position htmx swapped in,
-//  - autoplay at a chosen speed.
+//  - autoplay at a chosen speed,
+//  - the position stepped to, read out in words (#review-announcer).
 (function () {
   "use strict";
 
@@ -99,4 +100,17 @@
 
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("htmx:afterSettle", highlight);
+
+  // The stepper in words for screen readers: "Move 11 of 80: alice banked 5M".
+  document.addEventListener("htmx:afterSettle", function () {
+    const announcer = document.getElementById("review-announcer");
+    const shown = position();
+    if (!announcer || !shown) return;
+    const count = shown.querySelector(".review-count");
+    const current = shown.querySelector(".review-current strong");
+    announcer.textContent = [count, current]
+      .filter(Boolean)
+      .map(function (element) { return element.textContent.trim(); })
+      .join(": ");
+  });
 })();

@@ -1,0 +1,272 @@
+"""The table with the keyboard alone and with a screen reader's live region (issue 18)."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from conftest import open_page
+from games.bots import fill_with_bots, play_bot_moves
+from games.models import Game, Seat
+from games.rules.position import card_in
+from games.tests.helpers import set_position
+
+SHOTS = Path("/tmp/shots-a11y")
+
+
+@pytest.fixture
+def quick_socket_checks(settings):
+    """Let the server's sockets catch up within a moment with moves made in the test's process.
+
+    The test's moves (the computer's) broadcast on the test's own in-memory channel
+    layer, which the forked server does not share: its sockets' checks find them.
+    Requested before live_asgi_server, whose process inherits the setting.
+    """
+    settings.GAME_SOCKET_CHECK_SECONDS = 0.3
+
+
+def focused(page):
+    """Describe the element that has the focus: its tag, class and text."""
+    return page.evaluate(
+        """() => {
+            const a = document.activeElement;
+            return a ? (a.tagName + "." + a.className + " " + a.textContent.trim()).slice(0, 120) : "";
+        }"""
+    )
+
+
+def wait_for_version(page, version):
+    page.wait_for_selector(f'#board[data-version="{version}"]', timeout=10_000)
+
+
+def announced(page):
+    return page.inner_text("#announcer")
+
+
+def no_body_focus(page):
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement !== document.body", timeout=5_000
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_plays_a_game_against_the_computer_with_the_keyboard_only(
+    quick_socket_checks, live_asgi_server, browser, alice, without_broadcasts
+):
+    SHOTS.mkdir(exist_ok=True)
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        fill_with_bots(game, "basic")
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE
+        bot = game.seats.get(position=1).user
+        state = set_position(
+            game,
+            f"""
+            players: alice {bot.username}
+            turn: alice
+            plays: 3
+            alice hand: 5M red green
+            alice table: brown: brown brown; dark_blue: dark_blue dark_blue; green: green green
+            {bot.username} hand: 1M 2M
+            draw: 1M 2M 3M 4M 1M 2M
+            """,
+        )
+        game.refresh_from_db()
+    five = card_in(state, "alice", "hand", "5M")
+    green = card_in(state, "alice", "hand", "green")
+    page, errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
+    page.wait_for_selector("#announcer", state="attached")
+    start = game.version
+
+    # The first card of the hand: its menu opens with Enter, the arrows move in it.
+    page.keyboard.press("1")
+    assert page.evaluate("() => document.activeElement.matches('#hand summary')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#hand .menu button')")
+    menu = page.locator(f'#hand details[data-card-menu="{five}"]')
+    expect(menu).to_have_attribute("open", "")
+    assert "Bank it (5M)" in focused(page)
+    page.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    assert page.evaluate(
+        "id => document.activeElement === document.querySelector("
+        "`#hand details[data-card-menu='${id}'] > summary`)",
+        five,
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#hand .menu button')")
+    page.keyboard.press("Enter")  # "Bank it (5M)"
+    wait_for_version(page, start + 1)
+    expect(page.locator("#announcer")).to_contain_text("alice banked 5M")
+    no_body_focus(page)
+
+    # The arrows walk the hand; L lays the red card that has the focus.
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert "Red property" in focused(page)
+    page.keyboard.press("l")
+    wait_for_version(page, start + 2)
+    expect(page.locator("#announcer")).to_contain_text("alice")
+    no_body_focus(page)
+    page.screenshot(path=SHOTS / "keyboard-turn-1100.png", full_page=True)
+
+    page.keyboard.press("e")
+    wait_for_version(page, start + 3)
+    no_body_focus(page)
+
+    # The computer plays its turn; its moves reach the page over the socket.
+    later = timezone.now() + timedelta(seconds=5)
+    for _ in range(20):
+        game.refresh_from_db()
+        if game.state().current == 0:
+            break
+        play_bot_moves(now=later)
+        later += timedelta(seconds=5)
+    game.refresh_from_db()
+    assert game.state().current == 0
+    wait_for_version(page, game.version)
+    expect(page.locator("#announcer")).to_contain_text(bot.name)
+
+    # Back to alice: the green card completes her third set.
+    place = page.evaluate(
+        """id => Array.from(document.querySelectorAll('#hand .hand > li'))
+            .findIndex(li => li.querySelector(`[data-card-menu='${id}']`))""",
+        green,
+    )
+    assert 0 <= place < 9
+    page.keyboard.press(str(place + 1))
+    page.keyboard.press("l")
+    page.wait_for_selector("#status .result", timeout=10_000)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winner_id == alice.id
+    expect(page.locator("#announcer")).to_contain_text("alice")
+    no_body_focus(page)
+    page.screenshot(path=SHOTS / "keyboard-won-1100.png", full_page=True)
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_announces_a_move_that_arrives_over_the_socket(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        game = game.start()
+        state = set_position(game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
+    bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
+    for page in (alice_page, bob_page):
+        page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
+        page.wait_for_timeout(500)  # the sockets connect and draw the board
+    assert announced(bob_page) == ""  # the moves before the page opened are not read out
+
+    alice_page.keyboard.press("1")
+    alice_page.keyboard.press("b")
+    bob_page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)
+    expect(bob_page.locator("#announcer")).to_have_text("alice banked 5M")
+    expect(alice_page.locator("#announcer")).to_have_text("alice banked 5M")
+    assert bob_page.locator("#announcer").get_attribute("aria-live") == "polite"
+    assert not alice_page.locator(f'#hand [data-card="{five}"]').count()
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [1100, 390, 320])
+def test_it_lists_the_shortcuts_and_fits_narrow_screens(
+    live_asgi_server, browser, alice, bob, without_broadcasts, width
+):
+    SHOTS.mkdir(exist_ok=True)
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        game = game.start()
+        set_position(
+            game,
+            """
+            alice hand: 5M red/yellow sly_deal rent:pink/orange any
+            alice table: light_blue: light_blue light_blue; utility: utility; yellow: yellow
+            bob table: orange: orange pink/orange; green: green; railroad: railroad
+            """,
+        )
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/", viewport=(width, 844)
+    )
+    page.wait_for_timeout(500)
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{overflow}px of horizontal scrolling at {width}px"
+    page.screenshot(path=SHOTS / f"table-{width}.png", full_page=True)
+
+    page.keyboard.press("?")
+    dialog = page.locator("#shortcuts")
+    expect(dialog).to_be_visible()
+    assert "End your turn" in dialog.inner_text()
+    page.screenshot(path=SHOTS / f"shortcuts-{width}.png")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        game = game.start()
+        state = set_position(
+            game,
+            """
+            turn: bob
+            bob hand: debt_collector 1M
+            alice hand: 1M red
+            alice bank: 5M 2M
+            """,
+        )
+    five = card_in(state, "alice", "bank", "5M")
+    alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
+    bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
+    for page in (alice_page, bob_page):
+        page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
+        page.wait_for_timeout(500)
+    alice_page.keyboard.press("1")  # alice looks at her hand meanwhile
+    assert "1M" in focused(alice_page)
+
+    bob_page.keyboard.press("1")
+    bob_page.keyboard.press("p")  # a single way to play it: at once
+    alice_page.wait_for_selector("#prompt", timeout=10_000)
+    expect(alice_page.locator("#announcer")).to_contain_text("bob played Debt Collector on alice")
+    expect(alice_page.locator("#announcer")).to_contain_text("You owe 5M")
+    alice_page.wait_for_function("() => document.activeElement.id === 'prompt'")
+    alice_page.screenshot(path=SHOTS / "prompt-focused-1100.png", full_page=True)
+
+    alice_page.keyboard.press("Tab")
+    while alice_page.evaluate("() => document.activeElement.value") != str(five):
+        alice_page.keyboard.press("Tab")
+    alice_page.keyboard.press("Space")
+    expect(alice_page.locator("#prompt .js-owed")).to_have_text("0")
+    alice_page.keyboard.press("a")
+    expect(alice_page.locator("#announcer")).to_contain_text("alice paid", timeout=10_000)
+    expect(bob_page.locator("#announcer")).to_contain_text("alice paid", timeout=10_000)
+    assert alice_page.locator("#prompt").count() == 0
+    no_body_focus(alice_page)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
