@@ -5,7 +5,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import get_language_info, gettext_lazy as _
 
 from accounts import throttle
-from accounts.models import User
+from accounts.models import PayRule, User
 
 
 def _language_choices():
@@ -58,6 +58,9 @@ class SettingsForm(forms.ModelForm):
             "turn_sound",
             "turn_browser_notification",
             "show_table_hints",
+            "accept_without_jsn",
+            "pay_rule",
+            "jsn_deal_breaker",
         ]
         labels = {"show_table_hints": _("Show first-game hints on the table")}
 
@@ -66,6 +69,11 @@ class SettingsForm(forms.ModelForm):
         self.fields["email"].required = True
         self.fields["email"].widget.attrs["autocomplete"] = "email"
         self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+        # A form posted without it (an older page) keeps asking, the safe choice.
+        self.fields["pay_rule"].required = False
+
+    def clean_pay_rule(self):
+        return self.cleaned_data["pay_rule"] or PayRule.ASK
 
     def clean_email(self):
         email = self.cleaned_data["email"]

@@ -22,6 +22,7 @@ from accounts.profile import (
     recent_games,
 )
 from games import bots
+from games.models import Game
 
 
 def _next_url(request):
@@ -42,6 +43,7 @@ def signup(request):
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
+            _apply_standing_answers(user)
             login(request, user)
             return redirect(_next_url(request))
     else:
@@ -124,6 +126,12 @@ def _provisional(edition):
         .select_related("user")
         .order_by("-ordinal", "user__username")[:LEADERBOARD_SIZE]
     )
+
+
+def _apply_standing_answers(user):
+    """Let changed standing answers answer what the user's games wait for now."""
+    for game in Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user):
+        game.apply_standing_answers()
 
 
 @login_required

@@ -66,14 +66,18 @@ def card_named(state, kind):
 
 
 def settled(state):
-    """Return a copy of `state` after the moves Game.play makes by itself (forced answers)."""
+    """Return a copy of `state` after the moves Game.play makes by itself.
+
+    These players are people with no standing answers: only the answers that are
+    forced in public cards are made for them (an answer forced by the hand waits).
+    """
     state = copy.deepcopy(state)
     while not state.over:
         forced = next(
             (
                 (seat, move)
                 for seat, _decision, _share in rules.awaiting(state)
-                if (move := rules.forced_move(state, seat)) is not None
+                if (move := rules.public_forced_move(state, seat)) is not None
             ),
             None,
         )
