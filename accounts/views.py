@@ -43,7 +43,6 @@ def signup(request):
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
-            _apply_standing_answers(user)
             login(request, user)
             return redirect(_next_url(request))
     else:
@@ -142,6 +141,7 @@ def settings_page(request):
         form = SettingsForm(request.POST, instance=User.objects.get(pk=request.user.pk))
         if form.is_valid():
             user = form.save()
+            _apply_standing_answers(user)
             if user.language:
                 # Confirm in the language just chosen, not the one the form was in.
                 translation.activate(user.language)

@@ -355,6 +355,7 @@ class Game(models.Model):
         `choices` are Seat fields: accept_without_jsn, pay_rule, jsn_deal_breaker.
         An answer that now applies to a decision waiting for the player is made at
         once, under the lock, so that it and the player's own click never both apply.
+        Return whether one was made.
         """
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
@@ -366,9 +367,9 @@ class Game(models.Model):
             for name, value in choices.items():
                 setattr(seat, name, value)
             seat.save(update_fields=list(choices))
-            game._answer_now()
+            applied = game._answer_now()
         self.refresh_from_db()
-        return self
+        return applied
 
     def apply_standing_answers(self):
         """Make the answers the players' standing answers now give (after a setting changed)."""
