@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move, Seat
-from games.rules.position import card_in
 from games.tests.helpers import set_position
 from games.tests.test_browser_cards import open_table
 
