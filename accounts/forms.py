@@ -9,7 +9,7 @@ from django.contrib.auth.forms import (
 from django.utils.translation import get_language_info, gettext_lazy as _
 
 from accounts import throttle
-from accounts.models import User
+from accounts.models import PayRule, User
 
 
 def _language_choices():
@@ -79,6 +79,9 @@ class SettingsForm(forms.ModelForm):
             "turn_browser_notification",
             "show_table_hints",
             "colour_blind_palette",
+            "accept_without_jsn",
+            "pay_rule",
+            "jsn_deal_breaker",
         ]
         labels = {
             "show_table_hints": _("Show first-game hints on the table"),
@@ -88,6 +91,11 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+        # A form posted without it (an older page) keeps asking, the safe choice.
+        self.fields["pay_rule"].required = False
+
+    def clean_pay_rule(self):
+        return self.cleaned_data["pay_rule"] or PayRule.ASK
 
 
 class CurrentPasswordMixin:

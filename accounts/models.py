@@ -10,6 +10,17 @@ from django.utils.translation import gettext_lazy as _
 from accounts import names
 
 
+class PayRule(models.TextChoices):
+    """How a debt is paid without asking (games/rules/standing.py names the same rules)."""
+
+    ASK = "ask", _("Always ask me")
+    LEAST_OVERPAY = "least", _("Smallest overpay, money before properties (the timeout default)")
+    MONEY_FIRST = (
+        "money",
+        _("Money first; never break a complete set if another way exists; then smallest overpay"),
+    )
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         _("display name"),
@@ -58,6 +69,34 @@ class User(AbstractUser):
         help_text=_(
             "Draw the property colours in a palette told apart without red and green, "
             "with patterns on the colour bands."
+        ),
+    )
+
+    # Standing answers (games/rules/standing.py): answers given at once without asking.
+    accept_without_jsn = models.BooleanField(
+        _("accept at once when I hold no Just Say No"),
+        default=False,
+        help_text=_(
+            "An action aimed at you is accepted at once when you hold no Just Say No (nor a "
+            "Rent Transfer to answer a rent). The other players can then tell from the speed "
+            "of your answer that you hold none."
+        ),
+    )
+    pay_rule = models.CharField(
+        _("pay for me"),
+        max_length=8,
+        choices=PayRule,
+        default=PayRule.ASK,
+        help_text=_(
+            "When you owe money, pay at once with cards chosen by this rule, even when you "
+            "hold a Just Say No. The others see only the payment."
+        ),
+    )
+    jsn_deal_breaker = models.BooleanField(
+        _("always Just Say No to a Deal Breaker"),
+        default=False,
+        help_text=_(
+            "Answer a Deal Breaker aimed at you with a Just Say No at once, while you hold one."
         ),
     )
 

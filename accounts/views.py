@@ -36,6 +36,7 @@ from accounts.profile import (
     recent_games,
 )
 from games import bots, vacation as vacations
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +199,12 @@ def _provisional(edition):
     )
 
 
+def _apply_standing_answers(user):
+    """Let changed standing answers answer what the user's games wait for now."""
+    for game in Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user):
+        game.apply_standing_answers()
+
+
 @login_required
 def settings_page(request):
     if request.method == "POST":
@@ -206,6 +213,7 @@ def settings_page(request):
         form = SettingsForm(request.POST, instance=User.objects.get(pk=request.user.pk))
         if form.is_valid():
             user = form.save()
+            _apply_standing_answers(user)
             if user.language:
                 # Confirm in the language just chosen, not the one the form was in.
                 translation.activate(user.language)

@@ -23,7 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import Game, Seat, SeatingError, StaleBoard
+from games.rules import search
 from games.rules.bots import bot_move
+from games.rules.state import RESPOND
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,11 @@ PAUSE = timedelta(seconds=1)
 # bot takes up to a second a move). The accounts take turns (due_bot_seats), so none starves.
 BATCH = 20
 ROUND_SECONDS = 2.0
+# A bot's answer to an action (accept, Just Say No, ...) is made this long after it began to
+# think, never sooner: a bot with no Just Say No has nothing to weigh and would answer at
+# once, one holding one searches, and the table must not tell the two apart by the time the
+# answer takes (RULES.md section 10). Longer than the strong level's search (TIME_LIMIT).
+ANSWER_SECONDS = search.TIME_LIMIT + 0.1
 # How long a worker's claim to think for a seat holds at most (claim()).
 CLAIM_SECONDS = 30
 
@@ -207,10 +214,14 @@ def _move(seat, game):
     # Chosen outside the lock from the seat's view; the version check in
     # Game.play refuses it if anything moved meanwhile (tried again next round).
     seed = (game.seed * 1_000_003 + game.version) % 2**63
+    started = time.monotonic()
     try:
-        move = bot_move(game.state(), seat.position, seat.user.bot_level, seed)
+        state = game.state()
+        move = bot_move(state, seat.position, seat.user.bot_level, seed)
         if move is None:
             return False
+        if state.phase == RESPOND:
+            time.sleep(max(0.0, ANSWER_SECONDS - (time.monotonic() - started)))
         game.play(seat.position, move, version=game.version)
     except StaleBoard:
         return False

@@ -199,6 +199,9 @@ class _Teller:
             text = _("%(text)s (out of time)") % {"text": text}
         elif m.cause == Move.Cause.ABSENT:
             text = _("%(text)s (absent)") % {"text": text}
+        elif m.cause == Move.Cause.STANDING:
+            # Chosen by the player in advance (their standing answers), made by the site.
+            text = _("%(text)s (standing answer)") % {"text": text}
         line = {"n": m.n, "seat": m.seat, "text": text, "at": m.created_at, "cause": m.cause}
         if hasattr(m, "index"):
             line["index"] = m.index

@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Vacation
+from accounts.models import PayRule, User, Vacation
 from accounts.stats import record_result
 from games import rules
+from games.rules.state import RESPOND
 
 log = logging.getLogger(__name__)
 
@@ -353,7 +354,53 @@ class Game(models.Model):
         self.refresh_from_db()
         return self
 
+    def set_standing_answers(self, user, **choices):
+        """Set `user`'s standing answers for this game (None, "": as in their settings).
+
+        `choices` are Seat fields: accept_without_jsn, pay_rule, jsn_deal_breaker.
+        An answer that now applies to a decision waiting for the player is made at
+        once, under the lock, so that it and the player's own click never both apply.
+        Return whether one was made.
+        """
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            if game.status != Game.Status.ACTIVE:
+                raise SeatingError(_("This game is not in play."))
+            seat = game.seats.filter(user=user).first()
+            if seat is None:
+                raise SeatingError(_("You have no seat at this table."))
+            for name, value in choices.items():
+                setattr(seat, name, value)
+            seat.save(update_fields=list(choices))
+            applied = game._answer_now()
+        self.refresh_from_db()
+        return applied
+
+    def apply_standing_answers(self):
+        """Make the answers the players' standing answers now give (after a setting changed)."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            applied = game._answer_now()
+        self.refresh_from_db()
+        return applied
+
     # --- inside the lock ---------------------------------------------------------------------
+
+    def _answer_now(self):
+        """Settle the game if a standing answer applies to a decision waiting now."""
+        if self.status != Game.Status.ACTIVE:
+            return False
+        state = self.state()
+        seats = list(self.seats.all())
+        players = self._players(seats)
+        if not any(
+            rules.standing_answer(state, p, seats[p].standing(players[p]))
+            for p, _decision, _share in rules.awaiting(state)
+            if not (seats[p].absent or players[p].is_bot)
+        ):
+            return False
+        self._settle(state, seats, timezone.now(), _decisions(state), [])
+        return True
 
     def _record(self, seat, move, cause, now):
         # The version counts the start and every move: move n is made from version n.
@@ -366,10 +413,10 @@ class Game(models.Model):
     def _settle(self, state, seats, now, before, events):
         """Play what nobody needs to wait for, set the deadlines, and save the game.
 
-        Decisions with a single legal answer are made at once, and so are the
-        decisions of absent and resigned players (their seats play the defaults
-        of RULES.md section 11); a game whose players are all absent ends with
-        no winner.
+        Decisions whose single legal answer shows from public cards are made at
+        once (rules.public_forced_move), and so are the players' standing
+        answers and the decisions of absent and resigned players (their seats play the defaults of RULES.md section 11);
+        a game whose players are all absent ends with no winner.
         """
         absent = {seat.position for seat in seats if seat.absent}
         while not state.over:
@@ -389,12 +436,24 @@ class Game(models.Model):
                 continue
             found = None
             for position, _decision, _share in rules.awaiting(state):
-                move = rules.forced_move(state, position)
+                move, cause = rules.public_forced_move(state, position), Move.Cause.FORCED
+                if move is None and position in out:
+                    move = rules.forced_move(state, position)
+                    if move is None:
+                        move, cause = rules.default_move(state, position), Move.Cause.ABSENT
+                elif move is None and state.phase == RESPOND:
+                    # An answer forced by the hand waits for its player (a person's standing
+                    # answer, a bot's worker), exactly as a real choice would: its speed must
+                    # not tell the table what the hand holds (RULES.md section 10). A bot
+                    # answers through the worker after the same pause and thinking time
+                    # whatever it holds (games.bots.ANSWER_SECONDS).
+                    user = self._players(seats)[position]
+                    if not user.is_bot:
+                        standing = seats[position].standing(user)
+                        move = rules.standing_answer(state, position, standing)
+                        cause = Move.Cause.STANDING
                 if move is not None:
-                    found = (position, move, Move.Cause.FORCED)
-                    break
-                if position in out:
-                    found = (position, rules.default_move(state, position), Move.Cause.ABSENT)
+                    found = (position, move, cause)
                     break
             if found is None:
                 break
@@ -423,6 +482,14 @@ class Game(models.Model):
             changed |= {seat.user_id for seat in seats}
             transaction.on_commit(broadcast_lobby)
         transaction.on_commit(lambda: broadcast_users(changed))
+
+    def _players(self, seats):
+        """Return {position: user} of `seats`, read once per move and only when needed."""
+        players = getattr(self, "_players_cache", None)
+        if players is None:
+            users = User.objects.in_bulk([seat.user_id for seat in seats])
+            players = self._players_cache = {s.position: users[s.user_id] for s in seats}
+        return players
 
     def _set_deadlines(self, state, seats, now, before):
         """Give each newly awaited seat a fresh deadline; return their positions.
@@ -654,6 +721,10 @@ class Seat(models.Model):
     seen_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
     emailed_turn = models.PositiveIntegerField(null=True, blank=True)
+    # This game's standing answers, overriding the player's settings (None, "": as set there).
+    accept_without_jsn = models.BooleanField(null=True, blank=True)
+    pay_rule = models.CharField(max_length=8, choices=PayRule, blank=True, default="")
+    jsn_deal_breaker = models.BooleanField(null=True, blank=True)
 
     # What a move may change, saved by save_clock. seen_at and the email fields are written
     # by conditional updates elsewhere (the table view, the worker) and never here.
@@ -721,6 +792,18 @@ class Seat(models.Model):
             self.reserve = max(self.reserve - (now - self.deadline), timedelta(0))
         self.awaited_since = self.deadline = self.timeout_at = None
 
+    def standing(self, user):
+        """Return this seat's standing answers: the game's own choices, else `user`'s settings."""
+        return rules.Standing(
+            accept_without_jsn=user.accept_without_jsn
+            if self.accept_without_jsn is None
+            else self.accept_without_jsn,
+            pay_rule=self.pay_rule or user.pay_rule,
+            jsn_deal_breaker=user.jsn_deal_breaker
+            if self.jsn_deal_breaker is None
+            else self.jsn_deal_breaker,
+        )
+
     @property
     def in_reserve(self):
         """Return whether the regular time has run out and the reserve is being spent."""
@@ -739,6 +822,7 @@ class Move(models.Model):
         FORCED = "forced", _("Only possible answer")
         TIMEOUT = "timeout", _("Timed out")
         ABSENT = "absent", _("Absent player")
+        STANDING = "standing", _("Standing answer")
 
     move = models.JSONField()
     # Who chose the move: the player, or the site for them (RULES.md section 11).

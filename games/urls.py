@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:code>/move/", views.move, name="move"),
     path("<slug:code>/back/", views.come_back, name="come_back"),
     path("<slug:code>/resign/", views.resign, name="resign"),
+    path("<slug:code>/answers/", views.standing_answers, name="standing_answers"),
     path("<slug:code>/rematch/", views.rematch, name="rematch"),
     path("<slug:code>/computer/", views.new_computer_game, name="computer"),
     path("<slug:code>/log/", views.game_log, name="log"),

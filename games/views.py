@@ -24,6 +24,7 @@ from games import limits, review as reviews, rules
 from games.board import player_name, render_fragments, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
+from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.log import dealt_state, full_log
 from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
@@ -44,9 +45,14 @@ def table(request, code):
         return redirect(waiting_room_url(game))
     if not may_watch(request.user, game):
         raise Http404  # as the waiting room of a private table does: no sign it exists
-    if game.seat_of(request.user) is not None:
+    context = table_context(game, request.user)
+    seat = game.seats.filter(user=request.user).first()
+    if seat is not None:
         _seen(game, request.user)
-    return render(request, "games/table.html", table_context(game, request.user))
+        if game.status == Game.Status.ACTIVE:
+            context["standing_form"] = StandingAnswersForm.for_seat(seat, request.user)
+            context["standing_url"] = reverse("games:standing_answers", args=[code])
+    return render(request, "games/table.html", context)
 
 
 def may_watch(user, game):
@@ -107,6 +113,24 @@ def come_back(request, code):
 
 
 @never_cache
+@login_required
+@require_POST
+def standing_answers(request, code):
+    """Set the asking player's standing answers for this game; one that applies now is made."""
+    game, _seat = _get_game_for_player(request, code)
+    form = StandingAnswersForm(request.POST, user=request.user)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of the offered answers."))
+        return redirect(game)
+    try:
+        game.set_standing_answers(request.user, **form.seat_fields())
+    except SeatingError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, _("Your standing answers for this game are saved."))
+    return redirect(game)
+
+
 @login_required
 def resign(request, code):
     """Resign the game (POST) after a confirmation (GET: the page that asks for it).

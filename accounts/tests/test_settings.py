@@ -241,3 +241,39 @@ def test_it_offers_the_turn_alerts_in_chinese(client, alice):
 
     assert '<label for="id_turn_sound">轮到我时播放提示音:</label>' in page.text
     assert "允许此浏览器显示通知" in page.text
+
+
+def test_it_saves_standing_answers(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        URL, _form(accept_without_jsn="on", pay_rule="money", jsn_deal_breaker="on")
+    )
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert (alice.accept_without_jsn, alice.pay_rule, alice.jsn_deal_breaker) == (
+        True,
+        "money",
+        True,
+    )
+
+
+def test_it_keeps_asking_when_no_pay_rule_is_posted(client, alice):
+    client.force_login(alice)
+    alice.pay_rule = "least"
+    alice.save()
+
+    response = client.post(URL, _form())
+
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert (alice.accept_without_jsn, alice.pay_rule) == (False, "ask")
+
+
+def test_it_says_that_accepting_at_once_tells_the_others(client, alice):
+    client.force_login(alice)
+
+    response = client.get(URL)
+
+    assert "The other players can then tell" in response.text

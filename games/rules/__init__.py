@@ -21,7 +21,8 @@ from .engine import (
 )
 from .moves import RESIGN, Choice, IllegalMove, Move
 from .observe import event_for, review_view, view_for
-from .payment import check_payment, least_overpay
+from .payment import check_payment, least_overpay, money_first
+from .standing import Standing, public_forced_move, standing_answer
 from .state import RESIGNED, GameState, Options, new_table_options
 from .summary import summarize
 
@@ -38,6 +39,7 @@ __all__ = [
     "new_table_options",
     "RESIGN",
     "RESIGNED",
+    "Standing",
     "abandon",
     "apply",
     "awaiting",
@@ -48,11 +50,14 @@ __all__ = [
     "event_for",
     "forced_move",
     "least_overpay",
+    "money_first",
     "legal_moves",
     "new_game",
     "outcome",
+    "public_forced_move",
     "replay",
     "review_view",
+    "standing_answer",
     "summarize",
     "view_for",
 ]

@@ -1,8 +1,6 @@
 """Paying debts (RULES.md section 4) and the least-overpaying default payment."""
 
-from .cards import (
-    WILD_ANY,
-)
+from .cards import FULL_SET, WILD_ANY
 from .moves import (
     IllegalMove,
     _,
@@ -162,3 +160,53 @@ def least_overpay(state, debtor, amount):
                     grown[reached] = candidate
         best = grown
     return best[min(t for t in best if t >= amount)][2]
+
+
+def money_first(state, debtor, amount):
+    """Return the "money first" payment: keep complete sets whole, then properties, if possible.
+
+    Among the valid selections, the first found by these preferences wins: fewest
+    cards taken from complete sets (a building leaves its set complete), then fewest
+    table cards (money and banked actions first), then the least overpay, then the
+    fewest cards. Such a selection never holds a card that could be left out.
+    """
+    player = state.players[debtor]
+    deck = state.deck
+    payable = payable_cards(state, player)
+    if worth(state, payable) <= amount:
+        return tuple(payable)
+    # Each item is a list of alternatives (cards, value, (from complete sets, table cards)).
+    items = [[((c,), deck[c].value, (0, 0))] for c in player.bank]
+    for s in player.sets:
+        whole = int(len(s.cards) >= FULL_SET[s.colour])
+        for c in s.cards:
+            if deck[c].category != WILD_ANY:
+                items.append([((c,), deck[c].value, (whole, 1))])
+        if s.hotel >= 0:
+            hotel = deck[s.hotel].value
+            items.append(
+                [
+                    ((s.hotel,), hotel, (0, 1)),
+                    ((s.hotel, s.house), hotel + deck[s.house].value, (0, 2)),
+                ]
+            )
+        elif s.house >= 0:
+            items.append([((s.house,), deck[s.house].value, (0, 1))])
+    # best[total] = (from complete sets, table cards, cards, chosen): a 0/1 knapsack whose
+    # lexicographic cost adds up item by item, so the cheapest way to each total is kept.
+    best = {0: (0, 0, 0, ())}
+    for item in items:
+        grown = dict(best)
+        for total, (whole, table, count, chosen) in best.items():
+            if total >= amount:
+                continue
+            for cards, value, (item_whole, item_table) in item:
+                reached = total + value
+                candidate = (whole + item_whole, table + item_table, count + len(cards))
+                known = grown.get(reached)
+                if known is None or candidate < known[:3]:
+                    grown[reached] = (*candidate, chosen + cards)
+        best = grown
+    totals = [t for t in best if t >= amount]
+    found = min(totals, key=lambda t: (best[t][0], best[t][1], t, best[t][2]))
+    return best[found][3]

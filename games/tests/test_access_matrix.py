@@ -151,6 +151,11 @@ games:resign                       active    login/login  403/403      200/302  
 games:resign                       secret    login/login  403/403      200/302      200/302
 games:resign                       finished  login/login  403/403      302/302      302/302
 games:resign                       missing   login/login  404/404      404/404      404/404
+games:standing_answers             open      login/login  405/403      405/302      405/302
+games:standing_answers             private   login/login  405/403      405/302      405/302
+games:standing_answers             active    login/login  405/403      405/302      405/302
+games:standing_answers             finished  login/login  405/403      405/302      405/302
+games:standing_answers             missing   login/login  405/404      405/404      405/404
 games:rematch                      open      login/login  405/403      405/302      405/302
 games:rematch                      private   login/login  405/403      405/302      405/302
 games:rematch                      active    login/login  405/403      405/302      405/302

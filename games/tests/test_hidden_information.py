@@ -52,7 +52,7 @@ from games.tests.review_helpers import started_game
 # of about 260 decisions with payments, discards to the draw pile, Just Say Nos, Heir and
 # Speeding (hands taken from).
 GAME_SEED = 6917533193035088694
-PLAYERS_SEED = 526
+PLAYERS_SEED = 528
 SCAN_EVERY = 25  # moves between scans of every page
 DEAL_AGAIN_EVERY = 50  # moves between checks that pages do not change with hidden cards
 SOCKET_SCAN_EVERY = 25  # moves between scans of every socket

@@ -66,14 +66,18 @@ def card_named(state, kind):
 
 
 def settled(state):
-    """Return a copy of `state` after the moves Game.play makes by itself (forced answers)."""
+    """Return a copy of `state` after the moves Game.play makes by itself.
+
+    These players are people with no standing answers: only the answers that are
+    forced in public cards are made for them (an answer forced by the hand waits).
+    """
     state = copy.deepcopy(state)
     while not state.over:
         forced = next(
             (
                 (seat, move)
                 for seat, _decision, _share in rules.awaiting(state)
-                if (move := rules.forced_move(state, seat)) is not None
+                if (move := rules.public_forced_move(state, seat)) is not None
             ),
             None,
         )
@@ -91,13 +95,19 @@ def ends_the_game(state, seat, move):
 
 def play_random(game, count, rng, stop_before_end=True):
     """Play `count` random moves through Game.play, never one that ends the game."""
+    stuck = 0
     while game.moves.count() < count:
         state = game.state()
         seat = rng.choice(rules.awaiting(state))[0]
         candidates = [random_move(state, seat, rng) for _ in range(8)]
         move = next((m for m in candidates if not ends_the_game(state, seat, m)), None)
         if move is None:
+            # An answer the player has no choice about is theirs to give (issue 15): when it
+            # ends the game, no other move is left. The seeds below never come to that.
+            stuck += 1
+            assert stuck < 50, "every move left ends the game: choose another seed"
             continue
+        stuck = 0
         game.play(seat, move)
     return game
 
@@ -140,7 +150,7 @@ def test_it_costs_as_many_queries_late_in_a_game_as_early(alice, bob):
         started_game([alice, bob], pace=Game.Pace.CORRESPONDENCE, seed=seed) for seed in (1, 2, 3)
     )
     play_random(early, SHORT, random.Random(2))
-    play_random(late, LONG, random.Random(3))
+    play_random(late, LONG, random.Random(8))
     assert late.status == Game.Status.ACTIVE and late.moves.count() >= LONG
 
     counts = {}
@@ -184,9 +194,9 @@ def last_move_queries(users, seed):
 
 
 def test_it_ends_a_short_game_and_a_long_one_in_as_many_queries(alice, bob, charlie):
-    # Random games of about 120 and 450 moves.
+    # Random games of about 150 and 500 moves.
     (short, short_queries), (long, long_queries) = (
-        last_move_queries([alice, bob, charlie], seed) for seed in (25, 32)
+        last_move_queries([alice, bob, charlie], seed) for seed in (8, 32)
     )
 
     assert long > 3 * short

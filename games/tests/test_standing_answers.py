@@ -1,0 +1,232 @@
+"""Answers forced by a hidden hand wait for the player; standing answers (issue 15).
+
+alice acts against bob. Whether bob holds a Just Say No is his secret (RULES.md
+section 10): an answer he has no choice about is still waited for, unless he
+chose a standing answer that gives it at once.
+"""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import PayRule
+from games import bots, rules
+from games.models import Game, Move, Seat, SeatingError, StaleBoard
+from games.rules.position import card_in
+
+from .helpers import set_position, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def make_game(users, pace="correspondence", **fields):
+    game = Game.objects.create(host=users[0], seat_count=len(users), pace=pace, seed=7, **fields)
+    for position, user in enumerate(users):
+        Seat.objects.create(game=game, user=user, position=position)
+    return game.start()
+
+
+@pytest.fixture
+def game(traveller, alice, bob):
+    return make_game([alice, bob])
+
+
+def sly_deal(game, bob_hand="1M green", bob="bob"):
+    """Have alice play Sly Deal on bob's Red property; return the state it was played from."""
+    state = set_position(
+        game,
+        f"""
+        players: alice {bob}
+        alice hand: sly_deal 1M
+        {bob} hand: {bob_hand}
+        {bob} table: red: red
+        """,
+    )
+    red = card_in(state, bob, "table", "red")
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "sly_deal"), [1], cards=[red]))
+    return state
+
+
+def causes(game):
+    return list(game.moves.values_list("seat", "cause"))
+
+
+def test_it_waits_for_a_target_without_a_just_say_no(game):
+    sly_deal(game)
+    assert causes(game) == [(0, Move.Cause.PLAYER)]
+    assert state_of(game).phase == "respond"
+    assert Seat.objects.get(game=game, position=1).deadline is not None, "bob's clock runs"
+
+
+def test_it_answers_a_target_with_an_empty_hand_at_once(game):
+    sly_deal(game, bob_hand="")
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
+
+
+def test_it_answers_for_a_bot_at_once_as_before(traveller, alice):
+    bot = bots.bot_account("basic", 1)
+    game = make_game([alice, bot])
+    sly_deal(game, bob=bot.username)
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
+
+
+def test_it_accepts_at_once_for_a_player_who_chose_it(game, bob):
+    bob.accept_without_jsn = True
+    bob.save()
+    sly_deal(game)
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.STANDING)]
+    after = state_of(game)
+    assert after.phase == "play"
+    assert [after.deck[c].id for s in after.players[0].sets for c in s.cards] == ["red"]
+
+
+def test_it_waits_for_a_player_who_chose_it_while_a_just_say_no_is_held(game, bob):
+    bob.accept_without_jsn = True
+    bob.save()
+    sly_deal(game, bob_hand="just_say_no")
+    assert causes(game) == [(0, Move.Cause.PLAYER)]
+
+
+def test_it_says_no_to_a_deal_breaker_for_a_player_who_chose_it(game, bob):
+    bob.jsn_deal_breaker = True
+    bob.save()
+    state = set_position(
+        game,
+        """
+        alice hand: deal_breaker 1M
+        bob hand: just_say_no
+        bob table: brown: brown brown
+        """,
+    )
+    brown = card_in(state, "bob", "table", "brown")
+    game.play(
+        0, rules.Move.play(card_in(state, "alice", "hand", "deal_breaker"), [1], cards=[brown])
+    )
+    moves = list(game.moves.values_list("seat", "cause", "move__kind"))
+    assert moves[1] == (1, Move.Cause.STANDING, "just_say_no")
+    # alice holds no Just Say No to answer back: her answer waits for her, as any would.
+    assert state_of(game).phase == "respond"
+
+
+def test_it_pays_by_rule_at_once(game, bob):
+    bob.pay_rule = PayRule.MONEY_FIRST
+    bob.save()
+    state = set_position(
+        game,
+        """
+        alice hand: debt_collector
+        bob bank: 10M
+        bob table: green: green
+        bob hand: just_say_no
+        """,
+    )
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    paid = game.moves.get(n=2)
+    assert paid.cause == Move.Cause.STANDING
+    assert paid.move["cards"] == [card_in(state, "bob", "bank", "10M")]
+
+
+def test_it_lets_a_game_choose_otherwise_than_the_settings(game, bob):
+    bob.accept_without_jsn = True
+    bob.save()
+    game.set_standing_answers(bob, accept_without_jsn=False)
+    sly_deal(game)
+    assert causes(game) == [(0, Move.Cause.PLAYER)], "off in this game"
+
+
+def test_it_answers_at_once_when_switched_on_while_the_answer_waits(game, bob):
+    sly_deal(game)
+    game.set_standing_answers(bob, accept_without_jsn=True)
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.STANDING)]
+    assert state_of(game).phase == "play"
+
+
+def test_it_refuses_standing_answers_to_an_outsider(game, charlie):
+    with pytest.raises(SeatingError):
+        game.set_standing_answers(charlie, accept_without_jsn=True)
+
+
+def test_it_saves_a_games_choices_from_the_table(game, bob):
+    client = Client()
+    client.force_login(bob)
+    url = reverse("games:standing_answers", args=[game.code])
+    response = client.post(url, {"accept_without_jsn": "on", "pay_rule": "least"})
+    assert response.status_code == 302
+    seat = Seat.objects.get(game=game, user=bob)
+    assert (seat.accept_without_jsn, seat.pay_rule, seat.jsn_deal_breaker) == (True, "least", None)
+    page = client.get(game.get_absolute_url()).text
+    assert "Standing answers for this game" in page
+    assert '<option value="on" selected>' in page
+
+
+def test_it_refuses_a_choice_not_offered(game, bob):
+    client = Client()
+    client.force_login(bob)
+    url = reverse("games:standing_answers", args=[game.code])
+    response = client.post(url, {"pay_rule": "everything"}, follow=True)
+    assert "Choose one of the offered answers." in response.text
+    assert Seat.objects.get(game=game, user=bob).pay_rule == ""
+
+
+def test_it_applies_standing_answers_saved_on_the_settings_page(game, bob):
+    sly_deal(game)
+    client = Client()
+    client.force_login(bob)
+    data = {"email": "bob@example.com", "accept_without_jsn": "on", "pay_rule": "ask"}
+    response = client.post(reverse("accounts:settings"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.STANDING)]
+
+
+def test_it_tells_standing_answers_in_the_log(game, bob):
+    bob.accept_without_jsn = True
+    bob.save()
+    sly_deal(game)
+    client = Client()
+    client.force_login(bob)
+    log = client.get(reverse("games:log", args=[game.code])).text
+    assert "(standing answer)" in log
+    assert 'class="cause-standing"' in log
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(4))
+def test_it_applies_exactly_one_of_a_standing_answer_and_the_players_own_click(alice, bob, attempt):
+    game = make_game([alice, bob])
+    sly_deal(game)
+    game.refresh_from_db()
+    version = game.version
+    outcomes = []
+    barrier = threading.Barrier(2)
+
+    def click():
+        barrier.wait()
+        try:
+            Game.objects.get(pk=game.pk).play(1, rules.Move.accept(1), version=version)
+            outcomes.append("click")
+        except (StaleBoard, rules.IllegalMove):
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    def standing():
+        barrier.wait()
+        try:
+            applied = Game.objects.get(pk=game.pk).set_standing_answers(
+                bob, accept_without_jsn=True
+            )
+            outcomes.append("standing" if applied else "nothing")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=click), threading.Thread(target=standing)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) in (["click", "nothing"], ["refused", "standing"])
+    assert game.moves.count() == 2
+    assert state_of(game).phase == "play"
