@@ -24,12 +24,19 @@ CHROMIUM_ARGS = [
 def empty_cache():
     """Start every test with empty caches: the login throttle's counts, the sockets' slots,
     the lobby's list (a process reuses it for up to a second)."""
+    from channels.layers import channel_layers
     from django.core.cache import cache
 
-    from lobby.consumers import LISTING
+    from lobby.consumers import HUB, LISTING
 
     cache.clear()
     LISTING.forget()
+    # Each async test has an event loop of its own; the lobby hub's task lives on the loop
+    # of the test that started it, and the Redis layer's locks on the loop that first took
+    # them. A fresh layer and hub per test, as a fresh process would have.
+    channel_layers.backends.clear()
+    HUB.sockets.clear()
+    HUB.task = None
 
 
 @pytest.fixture

@@ -154,6 +154,7 @@ games:resign                       missing   login/login  404/404      404/404  
 games:standing_answers             open      login/login  405/403      405/302      405/302
 games:standing_answers             private   login/login  405/403      405/302      405/302
 games:standing_answers             active    login/login  405/403      405/302      405/302
+games:standing_answers             secret    login/login  405/403      405/302      405/302
 games:standing_answers             finished  login/login  405/403      405/302      405/302
 games:standing_answers             missing   login/login  405/404      405/404      405/404
 games:rematch                      open      login/login  405/403      405/302      405/302

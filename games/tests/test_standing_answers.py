@@ -66,11 +66,23 @@ def test_it_answers_a_target_with_an_empty_hand_at_once(game):
     assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
 
 
-def test_it_answers_for_a_bot_at_once_as_before(traveller, alice):
+def test_it_lets_a_bot_answer_through_the_worker_after_its_fixed_time(
+    traveller, alice, monkeypatch
+):
+    # A bot without a Just Say No answers as late as one that weighs playing it: the table
+    # cannot tell from the time of its answer what it holds.
+    slept = []
+    monkeypatch.setattr(bots.time, "sleep", slept.append)
     bot = bots.bot_account("basic", 1)
     game = make_game([alice, bot])
     sly_deal(game, bob=bot.username)
-    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
+    assert causes(game) == [(0, Move.Cause.PLAYER)], "no answer made for the bot at once"
+
+    traveller.shift(bots.PAUSE)
+    assert bots.play_bot_moves() == 1
+
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.PLAYER)]
+    assert len(slept) == 1 and bots.ANSWER_SECONDS - 0.1 < slept[0] <= bots.ANSWER_SECONDS
 
 
 def test_it_accepts_at_once_for_a_player_who_chose_it(game, bob):
