@@ -26,7 +26,8 @@ import contextvars
 import logging
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.generic.websocket import WebsocketConsumer
@@ -244,13 +245,44 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
 CSRF_MARK = "csrf-token-of-this-socket"
 
 
-@dataclass
 class Drawing:
-    """The list drawn in one language: the whole section, and each row for a guest and a player."""
+    """The list drawn in one language: the whole section, and rows as a guest and as a player see them.
 
-    section: str = ""
-    joins: dict = field(default_factory=dict)
-    mine: dict = field(default_factory=dict)
+    Drawn when first asked for, in the thread for synchronous code: `Listing`
+    asks for what a change needs before the hub sends it from the event loop.
+    """
+
+    def __init__(self, games, more, language):
+        self.games = {game.code: game for game in games}
+        self.more = more
+        self.language = language
+        self.rows = {}
+        self.whole = None
+
+    def row(self, code, mine):
+        if (code, mine) not in self.rows:
+            game = self.games[code]
+            game.is_mine = mine
+            with translation.override(self.language):
+                html = render_to_string(
+                    "lobby/tables.html#table_row", {"game": game, "csrf_token": CSRF_MARK}
+                )
+            self.rows[code, mine] = html.strip()
+        return self.rows[code, mine]
+
+    def section(self):
+        if self.whole is None:
+            for game in self.games.values():
+                game.is_mine = False
+            context = {
+                "open_tables": list(self.games.values()),
+                "more_tables": self.more,
+                "oob": True,
+                "csrf_token": CSRF_MARK,
+            }
+            with translation.override(self.language):
+                self.whole = render_to_string("lobby/tables.html#open_tables", context)
+        return self.whole
 
 
 @dataclass
@@ -320,33 +352,11 @@ class Listing:
             self.version += 1
             self.drawings = {}
         drawing = self.drawing(language)
-        return self.version, self.personal(drawing.section, drawing, user_id)
-
-    def personal(self, html, drawing, user_id, codes=None):
-        for code in codes if codes is not None else self.seated:
-            if user_id in self.seated.get(code, ()):
-                html = html.replace(drawing.joins[code], drawing.mine[code])
-        return html
+        return self.version, personal(drawing, self.seated, user_id)
 
     def drawing(self, language):
         if language not in self.drawings:
-            with translation.override(language):
-                drawing = Drawing()
-                for game in self.games:
-                    drawing.joins[game.code] = draw_row(game, mine=False)
-                    drawing.mine[game.code] = draw_row(game, mine=True)
-                for game in self.games:
-                    game.is_mine = False
-                drawing.section = render_to_string(
-                    "lobby/tables.html#open_tables",
-                    {
-                        "open_tables": self.games,
-                        "more_tables": self.more,
-                        "oob": True,
-                        "csrf_token": CSRF_MARK,
-                    },
-                )
-            self.drawings[language] = drawing
+            self.drawings[language] = Drawing(self.games, self.more, language)
         return self.drawings[language]
 
     def advance(self, languages):
@@ -386,12 +396,17 @@ class Listing:
         frames = {}
         for language in languages:
             drawing = self.drawing(language)
-            frames[language] = lambda user_id, d=drawing: self.personal(d.section, d, user_id)
+            drawing.section()
+            for code in self.seated:
+                for mine in (False, True):
+                    drawing.row(code, mine)
+            frames[language] = partial(personal, drawing, self.seated)
         return frames
 
     def rows_frame(self, language, top, bottom, removed, changed, pager):
         """Return a function of a user's id giving the frame with these rows, as that user sees them."""
         drawing = self.drawing(language)
+        seated = self.seated
         if pager:
             with translation.override(language):
                 pager_html = render_to_string(
@@ -400,9 +415,13 @@ class Listing:
         else:
             pager_html = ""
 
+        for code in top + bottom + changed:
+            for mine in (False, True):
+                drawing.row(code, mine)
+
         def frame(user_id):
             def row(code):
-                return (drawing.mine if user_id in self.seated[code] else drawing.joins)[code]
+                return drawing.row(code, user_id in seated[code])
 
             parts = [f'<tr id="table-{code}" hx-swap-oob="delete"></tr>' for code in removed]
             for code in changed:
@@ -422,11 +441,13 @@ class Listing:
 ROW_OOB = 'id="table-{}" hx-swap-oob="true"'
 
 
-def draw_row(game, mine):
-    game.is_mine = mine
-    return render_to_string(
-        "lobby/tables.html#table_row", {"game": game, "csrf_token": CSRF_MARK}
-    ).strip()
+def personal(drawing, seated, user_id):
+    """Return the whole section of `drawing` with the rows of the tables `user_id` sits at as theirs."""
+    html = drawing.section()
+    for code, users in seated.items():
+        if user_id in users:
+            html = html.replace(drawing.row(code, False), drawing.row(code, True))
+    return html
 
 
 def fingerprint(game, seated):
