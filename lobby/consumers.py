@@ -45,8 +45,12 @@ from lobby.views import listed_tables, may_see, room_context
 
 log = logging.getLogger(__name__)
 
-# Sockets sent to between two yields of the event loop.
+# Sockets sent to between two yields of the event loop, and the longest pause between two batches.
 SEND_BATCH = 50
+MAX_PAUSE = 0.02
+# Frames a process's hub sends a second at most, on average: with more list sockets
+# than this, a burst waits longer than LOBBY_RENDER_SECONDS (2 s for 1,000 sockets).
+FRAMES_PER_SECOND = 500
 
 
 def render_interval():
@@ -68,6 +72,8 @@ class LobbyHub:
         self.sockets = set()
         self.task = None
         self.flush_task = None
+        # Changes heard while a flush was under way: another flush follows.
+        self.heard_more = False
         self.flushed_at = float("-inf")
 
     def join(self, socket):
@@ -108,19 +114,20 @@ class LobbyHub:
 
     def list_changed(self):
         """Send the list's changes once the interval since the last sending has passed."""
-        if self.flush_task is not None and not self.flush_task.done():
-            self.flush_task.again = True
+        loop = asyncio.get_running_loop()
+        task = self.flush_task
+        if task is not None and not task.done() and task.get_loop() is loop:
+            self.heard_more = True
             return
-        self.flush_task = asyncio.get_running_loop().create_task(self.flush())
-        self.flush_task.again = False
+        self.heard_more = False
+        self.flush_task = loop.create_task(self.flush())
 
     async def flush(self):
-        task = asyncio.current_task()
         while True:
-            delay = self.flushed_at + render_interval() - time.monotonic()
+            delay = self.flushed_at + self.interval() - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            task.again = False
+            self.heard_more = False
             self.flushed_at = time.monotonic()
             listening = [s for s in self.sockets if not s.code]
             if listening:
@@ -131,23 +138,33 @@ class LobbyHub:
                     change = None
                 if change is not None:
                     await self.send(change, listening)
-            if not task.again:
+            if not self.heard_more:
                 return
 
+    def interval(self):
+        """Return the seconds between two flushes: longer with many sockets, so the frames a second stay bounded."""
+        listening = sum(1 for socket in self.sockets if not socket.code)
+        return max(render_interval(), listening / FRAMES_PER_SECOND)
+
     async def send(self, change, sockets):
+        # Many sockets: spread the batches over half the interval, so that a
+        # board sent meanwhile waits behind one batch, not behind them all.
+        batches = len(sockets) // SEND_BATCH
+        pause = min(MAX_PAUSE, self.interval() / 2 / batches) if batches else 0
         for n, socket in enumerate(sockets):
             if n and n % SEND_BATCH == 0:
-                await asyncio.sleep(0)
+                await asyncio.sleep(pause)
             if socket.version == change.new_version:
                 continue  # it connected after the change: its first frame had it
-            if socket.version != change.old_version:
-                socket.after(0, {"type": "lobby.render"})  # it missed a change: all again
-                continue
-            socket.version = change.new_version
             try:
+                if socket.version != change.old_version:
+                    socket.after(0, {"type": "lobby.render"})  # it missed a change: all again
+                    continue
+                socket.version = change.new_version
                 await socket.raw_send({"type": "websocket.send", "text": change.frame_for(socket)})
             except Exception:
                 log.debug("A lobby socket closed while being sent to", exc_info=True)
+                self.sockets.discard(socket)
 
 
 HUB = LobbyHub()
