@@ -250,6 +250,10 @@ SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.
 LOBBY_RENDER_SECONDS = float(env("LOBBY_RENDER_SECONDS", "1"))
+# The open tables list: tables per page, and at most this many (the newest) of
+# one host (0: no bound), so that one account cannot crowd out the others.
+LOBBY_PAGE_TABLES = envint("LOBBY_PAGE_TABLES", 20)
+LOBBY_TABLES_PER_HOST = envint("LOBBY_TABLES_PER_HOST", 3)
 
 # Fair shares (games/limits.py): what one account may hold at once or send in
 # a while, so that it cannot crowd the others out. Staff are exempt; 0: no bound.

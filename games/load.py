@@ -504,6 +504,7 @@ class IdleSocket:
         if cookies:
             self.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         self.messages = 0
+        self.bytes = 0
         self.refused = False
         self.close_code = None
         self.ws = None
@@ -532,6 +533,8 @@ class IdleSocket:
             async for message in self.ws:
                 if message.type == aiohttp.WSMsgType.TEXT:
                     self.messages += 1
+                    if self.first.is_set():  # after the connect's render: the lobby's changes
+                        self.bytes += len(message.data.encode())
                     self.first.set()
             self.close_code = self.ws.close_code
         finally:

@@ -2,25 +2,37 @@
 
 Only logged-in users get a lobby socket: anonymous visitors see the lists as
 the page drew them (a hostile visitor could otherwise open thousands, each
-drawn again at every change). And every lobby socket draws a burst of
-changes once: at most one render per LOBBY_RENDER_SECONDS (1 by default),
-the first at once and the rest of the burst together at the end of the
-interval. The open tables list, the same for everyone but for the tables a
-user sits at, the CSRF token and the language, is drawn once per process
-for all its sockets (`Listing`), and each change is heard once per process
-(`LobbyHub`).
+drawn again at every change).
+
+The open tables list (ws/lobby/) is kept by this process's hub, on the event
+loop, for all its sockets: at most once per LOBBY_RENDER_SECONDS (1 by
+default; the first change at once, the rest of a burst at the end of the
+interval) it reads the first page once, compares it with the page its
+sockets show, draws the rows that changed once per language, and sends each
+socket only those: new rows, rows to delete, rows whose seats changed
+(`Listing`). A socket's user differs from the others only by the tables they
+sit at ("Your table" instead of "Join") and their CSRF token, both put in as
+the frame is sent, without drawing anything. Sending happens on the event
+loop a batch at a time: a thousand sockets cost the process's one thread for
+synchronous code (where the moves are made) one read and a few drawings, not
+a thousand.
+
+A waiting room (ws/lobby/<code>/) is drawn by its own socket, at most once
+per interval.
 """
 
 import asyncio
+import contextvars
 import logging
 import re
 import time
+from dataclasses import dataclass
+from functools import partial
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.generic.websocket import WebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -29,9 +41,16 @@ from django.utils import translation
 from games.models import LOBBY_GROUP, Game, Seat, user_group
 from games.sockets import SelfChecking, check_period
 from lobby.context_processors import NavCounts
-from lobby.views import may_see, open_tables, room_context
+from lobby.views import listed_tables, may_see, room_context
 
 log = logging.getLogger(__name__)
+
+# Sockets sent to between two yields of the event loop, and the longest pause between two batches.
+SEND_BATCH = 50
+MAX_PAUSE = 0.02
+# Frames a process's hub sends a second at most, on average: with more list sockets
+# than this, a burst waits longer than LOBBY_RENDER_SECONDS (2 s for 1,000 sockets).
+FRAMES_PER_SECOND = 500
 
 
 def render_interval():
@@ -45,18 +64,25 @@ class LobbyHub:
     message per socket, and the in-memory layer scans all its channels at
     every message: a thousand lobby sockets made each move wait seconds. The
     hub joins the group again every GAME_SOCKET_CHECK_SECONDS (a Redis
-    restart forgets memberships). It lives on the event loop.
+    restart forgets memberships), and then reads the list again too, which
+    heals a change lost meanwhile. It lives on the event loop.
     """
 
     def __init__(self):
         self.sockets = set()
         self.task = None
+        self.flush_task = None
+        # Changes heard while a flush was under way: another flush follows.
+        self.heard_more = False
+        self.flushed_at = float("-inf")
 
     def join(self, socket):
         self.sockets.add(socket)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self.listen())
+            # A context of its own: not the one of the socket's thread that called
+            # (asgiref would take the hub's calls for that thread's own).
+            self.task = loop.create_task(self.listen(), context=contextvars.Context())
 
     def leave(self, socket):
         self.sockets.discard(socket)
@@ -73,6 +99,7 @@ class LobbyHub:
                 message = await asyncio.wait_for(layer.receive(channel), check_period())
             except TimeoutError:
                 joined = False
+                self.list_changed()
                 continue
             except Exception:
                 log.warning("The lobby hub lost the channel layer; trying again", exc_info=True)
@@ -80,9 +107,64 @@ class LobbyHub:
                 await asyncio.sleep(1)
                 continue
             if message.get("type") == "lobby.updated":
-                LISTING.changed_at = time.monotonic()
+                self.list_changed()
                 for socket in list(self.sockets):
-                    socket.lobby_changed()
+                    if socket.code:
+                        socket.lobby_changed()
+
+    def list_changed(self):
+        """Send the list's changes once the interval since the last sending has passed."""
+        loop = asyncio.get_running_loop()
+        task = self.flush_task
+        if task is not None and not task.done() and task.get_loop() is loop:
+            self.heard_more = True
+            return
+        self.heard_more = False
+        self.flush_task = loop.create_task(self.flush())
+
+    async def flush(self):
+        while True:
+            delay = self.flushed_at + self.interval() - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.heard_more = False
+            self.flushed_at = time.monotonic()
+            listening = [s for s in self.sockets if not s.code]
+            if listening:
+                try:
+                    change = await sync_to_async(LISTING.advance)({s.language for s in listening})
+                except Exception:
+                    log.exception("The lobby list could not be read")
+                    change = None
+                if change is not None:
+                    await self.send(change, listening)
+            if not self.heard_more:
+                return
+
+    def interval(self):
+        """Return the seconds between two flushes: longer with many sockets, so the frames a second stay bounded."""
+        listening = sum(1 for socket in self.sockets if not socket.code)
+        return max(render_interval(), listening / FRAMES_PER_SECOND)
+
+    async def send(self, change, sockets):
+        # Many sockets: spread the batches over half the interval, so that a
+        # board sent meanwhile waits behind one batch, not behind them all.
+        batches = len(sockets) // SEND_BATCH
+        pause = min(MAX_PAUSE, self.interval() / 2 / batches) if batches else 0
+        for n, socket in enumerate(sockets):
+            if n and n % SEND_BATCH == 0:
+                await asyncio.sleep(pause)
+            if socket.version == change.new_version:
+                continue  # it connected after the change: its first frame had it
+            try:
+                if socket.version != change.old_version:
+                    socket.after(0, {"type": "lobby.render"})  # it missed a change: all again
+                    continue
+                socket.version = change.new_version
+                await socket.raw_send({"type": "websocket.send", "text": change.frame_for(socket)})
+            except Exception:
+                log.debug("A lobby socket closed while being sent to", exc_info=True)
+                self.sockets.discard(socket)
 
 
 HUB = LobbyHub()
@@ -91,10 +173,12 @@ HUB = LobbyHub()
 class LobbyConsumer(SelfChecking, WebsocketConsumer):
     """Send the open tables (at ws/lobby/) or a table's seats (at ws/lobby/<code>/).
 
-    Only a bare "lobby.updated" travels through the group; each socket then
-    sends the fragment for its own user, as the page would over HTTP. Now
-    and then it joins the group again and sends the fragment if it changed
-    (games/sockets.py): an update lost while Redis was down heals then.
+    Only a bare "lobby.updated" travels through the group, heard once per
+    process by the hub. A waiting room's socket then sends the fragment for
+    its own user, as the page would over HTTP; the list's sockets get what
+    changed from the hub. Now and then a socket joins the group again and
+    catches up (games/sockets.py): an update lost while Redis was down heals
+    then.
     """
 
     # No channel of its own: the process's hub hears the group for all its sockets.
@@ -102,6 +186,13 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
     sent = None
     rendered_at = float("-inf")
     render_waiting = False
+    # The version of the list (Listing.version) this socket shows.
+    version = None
+
+    async def __call__(self, scope, receive, send):
+        # The hub sends the list's changes on the event loop, not through this thread.
+        self.raw_send = send
+        return await super().__call__(scope, receive, send)
 
     def connect(self):
         self.code = self.scope["url_route"]["kwargs"].get("code")
@@ -112,11 +203,15 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         if self.code and self._table() is None:
             self.close()
             return
-        self.loop.call_soon_threadsafe(HUB.join, self)
+        self.language = language_of(self.request)
+        self.user_id = self.request.user.pk
+        # A masked token is good for as long as the cookie: one for every frame.
+        self.csrf_token = get_token(self.request)
         self.accept()
         # Every (re)connect starts with a render: the socket may have missed
         # updates while it was down.
         self.send_fragment()
+        self.loop.call_soon_threadsafe(HUB.join, self)
 
     def disconnect(self, code):
         self.loop.call_soon_threadsafe(HUB.leave, self)
@@ -135,22 +230,25 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
 
     def socket_check(self, event):
         super().socket_check(event)
-        self.send_fragment(if_changed=True)
+        if self.code:
+            self.send_fragment(if_changed=True)
+        elif self.version != LISTING.version:
+            self.send_fragment()
 
     def send_fragment(self, if_changed=False):
-        started = time.monotonic()
-        self.rendered_at = started
-        with translation.override(language_of(self.request)):
-            if self.code:
-                game = self._table()
-                if game is None:
-                    return
-                context = room_context(self.request, game) | {"oob": True}
-                html = render_to_string("lobby/table.html#room", context, request=self.request)
-            else:
-                # A list read in the last interval and after the last change heard.
-                fresh_since = max(LISTING.changed_at, started - render_interval())
-                html = LISTING.html(self.request, fresh_since)
+        self.rendered_at = time.monotonic()
+        if not self.code:
+            # Another socket of the list keeps the hub's page current; without one it may be old.
+            alone = not any(not s.code and s is not self for s in list(HUB.sockets))
+            self.version, html = LISTING.whole(self.user_id, self.language, fresh=alone)
+            self.send(text_data=html.replace(CSRF_MARK, self.csrf_token))
+            return
+        game = self._table()
+        if game is None:
+            return
+        with translation.override(self.language):
+            context = room_context(self.request, game) | {"oob": True}
+            html = render_to_string("lobby/table.html#room", context, request=self.request)
         send_unless_same(self, html, if_changed)
 
     def _table(self):
@@ -160,50 +258,228 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         return game
 
 
-CSRF_MARK = "\x00csrf\x00"
+# Where each socket's CSRF token goes in a frame drawn for all.
+CSRF_MARK = "csrf-token-of-this-socket"
+
+
+class Drawing:
+    """The list drawn in one language: the whole section, and rows as a guest and as a player see them.
+
+    Drawn when first asked for, in the thread for synchronous code: `Listing`
+    asks for what a change needs before the hub sends it from the event loop.
+    """
+
+    def __init__(self, games, more, language):
+        self.games = {game.code: game for game in games}
+        self.more = more
+        self.language = language
+        self.rows = {}
+        self.whole = None
+
+    def row(self, code, mine):
+        if (code, mine) not in self.rows:
+            game = self.games[code]
+            game.is_mine = mine
+            with translation.override(self.language):
+                html = render_to_string(
+                    "lobby/tables.html#table_row", {"game": game, "csrf_token": CSRF_MARK}
+                )
+            self.rows[code, mine] = html.strip()
+        return self.rows[code, mine]
+
+    def section(self):
+        if self.whole is None:
+            for game in self.games.values():
+                game.is_mine = False
+            context = {
+                "open_tables": list(self.games.values()),
+                "more_tables": self.more,
+                "oob": True,
+                "csrf_token": CSRF_MARK,
+            }
+            with translation.override(self.language):
+                self.whole = render_to_string("lobby/tables.html#open_tables", context)
+        return self.whole
+
+
+@dataclass
+class Change:
+    """What a socket showing `old_version` needs to show `new_version`, per language."""
+
+    old_version: int
+    new_version: int
+    # Codes of the rows sent and their seated users' ids.
+    seated: dict
+    # Per language: the frame for a user seated at none of them, and the
+    # function drawing the frame of one who sits at some.
+    frames: dict
+    parts: dict
+
+    def frame_for(self, socket):
+        language = socket.language
+        user_id = socket.user_id
+        if any(user_id in users for users in self.seated.values()):
+            frame = self.parts[language](user_id)
+        else:
+            frame = self.frames[language]
+        return frame.replace(CSRF_MARK, socket.csrf_token)
 
 
 class Listing:
-    """The open tables list of this process, read once per change and drawn once per kind of user.
+    """The first page of open tables as this process's list sockets show it, at `version`.
 
-    Users differ only by the tables they sit at (their "Your table" links),
-    their language and their CSRF token, put into each copy as it is sent.
-    All synchronous consumers of a process run in one thread: no lock.
+    `advance` reads the page again and returns the Change from the last one:
+    the rows to add (at the top, or at the end when one above went away),
+    delete and replace, and the pager if it changed; the whole section when
+    the list went from empty to not or the other way (or its order is not
+    one a few row swaps can reach). Every row is drawn once per language, as
+    a guest sees it (Join) and as a player at that table (Your table).
+    Only the process's one thread for synchronous code calls it: no lock.
     """
 
     def __init__(self):
         self.forget()
 
     def forget(self):
-        # Monotonic times: of the last "lobby.updated" any socket heard, of the last read.
-        self.changed_at = float("-inf")
-        self.read_at = float("-inf")
+        self.version = 0
         self.games = []
+        self.more = False
+        self.prints = {}
         self.seated = {}
-        self.drawn = {}
+        self.drawings = {}
 
-    def html(self, request, fresh_since):
-        """Return the fragment for `request`'s user, from a list read after `fresh_since`."""
-        if self.read_at <= fresh_since:
-            self.read_at = time.monotonic()
-            self.games = open_tables(AnonymousUser())
-            self.seated = {}
-            for game_id, user_id in Seat.objects.filter(game__in=self.games).values_list(
-                "game_id", "user_id"
-            ):
-                self.seated.setdefault(user_id, set()).add(game_id)
-            self.drawn = {}
-        mine = frozenset(self.seated.get(request.user.pk, ()))
-        key = (translation.get_language(), mine)
-        if key not in self.drawn:
-            for game in self.games:
-                game.is_mine = game.pk in mine
-            context = {"open_tables": self.games, "oob": True}
-            html = render_to_string("lobby/tables.html#open_tables", context, request=request)
-            self.drawn[key] = CSRF_INPUT.sub(
-                f'name="csrfmiddlewaretoken" value="{CSRF_MARK}"', html
-            )
-        return self.drawn[key].replace(CSRF_MARK, get_token(request))
+    def read(self):
+        games, more = listed_tables()
+        seated = {game.code: set() for game in games}
+        codes = {game.pk: game.code for game in games}
+        for game_id, user_id in Seat.objects.filter(game__in=games).values_list(
+            "game_id", "user_id"
+        ):
+            seated[codes[game_id]].add(user_id)
+        prints = {game.code: fingerprint(game, seated[game.code]) for game in games}
+        return games, more, prints, {code: frozenset(users) for code, users in seated.items()}
+
+    def whole(self, user_id, language, fresh=False):
+        """Return (version, the whole section for `user_id` in `language`) of the page as shown.
+
+        `fresh`: read the page again first (when no socket of the process shows it).
+        """
+        if fresh or self.version == 0:
+            self.games, self.more, self.prints, self.seated = self.read()
+            self.version += 1
+            self.drawings = {}
+        drawing = self.drawing(language)
+        return self.version, personal(drawing, self.seated, user_id)
+
+    def drawing(self, language):
+        if language not in self.drawings:
+            self.drawings[language] = Drawing(self.games, self.more, language)
+        return self.drawings[language]
+
+    def advance(self, languages):
+        """Read the page again; return the Change from the page shown, or None if it is the same."""
+        if self.version == 0:
+            self.whole(None, settings.LANGUAGE_CODE)
+            return None
+        games, more, prints, seated = self.read()
+        if prints == self.prints and more == self.more:
+            return None
+        old_prints, old_more, old_version = self.prints, self.more, self.version
+        self.games, self.more, self.prints, self.seated = games, more, prints, seated
+        self.version += 1
+        self.drawings = {}
+        new_codes = list(prints)
+        kept = [code for code in new_codes if code in old_prints]
+        top = new_codes[: new_codes.index(kept[0])] if kept else []
+        bottom = [code for code in new_codes if code not in old_prints and code not in top]
+        # Rows keep their order (newest first); only these shapes are a few row swaps.
+        if not kept or new_codes != top + kept + bottom:
+            return self.change(old_version, languages, seated, self.whole_frames(languages))
+        removed = [code for code in old_prints if code not in prints]
+        changed = [code for code in kept if prints[code] != old_prints[code]]
+        pager = more != old_more
+        frames = {
+            language: self.rows_frame(language, top, bottom, removed, changed, pager)
+            for language in languages
+        }
+        touched = {code: seated[code] for code in top + bottom + changed}
+        return self.change(old_version, languages, touched, frames)
+
+    def change(self, old_version, languages, touched, frames):
+        guest = {language: frames[language](None) for language in languages}
+        return Change(old_version, self.version, touched, guest, frames)
+
+    def whole_frames(self, languages):
+        frames = {}
+        for language in languages:
+            drawing = self.drawing(language)
+            drawing.section()
+            for code in self.seated:
+                for mine in (False, True):
+                    drawing.row(code, mine)
+            frames[language] = partial(personal, drawing, self.seated)
+        return frames
+
+    def rows_frame(self, language, top, bottom, removed, changed, pager):
+        """Return a function of a user's id giving the frame with these rows, as that user sees them."""
+        drawing = self.drawing(language)
+        seated = self.seated
+        if pager:
+            with translation.override(language):
+                pager_html = render_to_string(
+                    "lobby/tables.html#pager", {"more_tables": self.more, "pager_oob": True}
+                )
+        else:
+            pager_html = ""
+
+        for code in top + bottom + changed:
+            for mine in (False, True):
+                drawing.row(code, mine)
+
+        def frame(user_id):
+            def row(code):
+                return drawing.row(code, user_id in seated[code])
+
+            parts = [f'<tr id="table-{code}" hx-swap-oob="delete"></tr>' for code in removed]
+            for code in changed:
+                parts.append(row(code).replace(f'id="table-{code}"', ROW_OOB.format(code), 1))
+            if top:
+                rows = "".join(row(code) for code in top)
+                parts.append(f'<tbody hx-swap-oob="afterbegin:#open-tables-rows">{rows}</tbody>')
+            if bottom:
+                rows = "".join(row(code) for code in bottom)
+                parts.append(f'<tbody hx-swap-oob="beforeend:#open-tables-rows">{rows}</tbody>')
+            parts.append(pager_html)
+            return "".join(parts)
+
+        return frame
+
+
+ROW_OOB = 'id="table-{}" hx-swap-oob="true"'
+
+
+def personal(drawing, seated, user_id):
+    """Return the whole section of `drawing` with the rows of the tables `user_id` sits at as theirs."""
+    html = drawing.section()
+    for code, users in seated.items():
+        if user_id in users:
+            html = html.replace(drawing.row(code, False), drawing.row(code, True))
+    return html
+
+
+def fingerprint(game, seated):
+    """Return what the row of `game` shows, to tell whether it changed."""
+    return (
+        game.host.name,
+        game.taken,
+        game.seat_count,
+        game.pace,
+        game.pace_seconds,
+        game.pace_days,
+        game.reserve_days,
+        repr(game.options),
+        frozenset(seated),
+    )
 
 
 LISTING = Listing()

@@ -4,11 +4,13 @@ Also a player's own pages across all their games: the games waiting for
 them ("your turn") and their notifications.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, F, Prefetch, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,10 +35,11 @@ from lobby.forms import ComputerGameForm, InviteForm, TableForm, default_table_f
 # Session key: codes of the tables whose share link the user has opened.
 SHARED_TABLES = "lobby_shared_tables"
 SHARED_TABLES_KEPT = 50
-LISTED_TABLES = 100
 FINISHED_SHOWN = 10
 NOTIFICATIONS_SHOWN = 50
 IN_PROGRESS_SHOWN = 10
+# A larger page number reads as this one: the list's OFFSET stays small.
+MAX_PAGE = 1000
 # Quick game tries this many fitting tables, longest waiting first, should the first fill meanwhile.
 QUICK_GAME_TRIES = 5
 
@@ -46,8 +49,10 @@ def home(request):
 
 
 def home_context(request, computer_form=None):
+    listed, more = open_tables(request.user)
     context = {
-        "open_tables": open_tables(request.user),
+        "open_tables": listed,
+        "more_tables": more,
         "in_progress": games_in_progress(request.user),
     }
     if request.user.is_authenticated:
@@ -111,7 +116,20 @@ def quick_game(request):
 
 
 def tables(request):
-    return render(request, "lobby/tables.html", {"open_tables": open_tables(request.user)})
+    """List the open tables, a page at a time (?page=2...); only the first page is kept live."""
+    page = page_number(request.GET.get("page"))
+    listed, more = open_tables(request.user, page)
+    context = {"open_tables": listed, "more_tables": more, "page": page}
+    return render(request, "lobby/tables.html", context)
+
+
+def page_number(text):
+    """Return the page asked for, 1 for anything that is not a page number."""
+    try:
+        page = int(text or 1)
+    except ValueError:
+        return 1
+    return min(max(page, 1), MAX_PAGE)
 
 
 @login_required
@@ -390,20 +408,47 @@ def games_in_progress(user):
     return games
 
 
-def open_tables(user):
-    """Return the open public tables, newest first, each marked with whether `user` sits there."""
-    games = list(
+def page_size():
+    return getattr(settings, "LOBBY_PAGE_TABLES", 20)
+
+
+def listed_tables(page=1):
+    """Return one page of the open public tables, newest first, and whether another page follows.
+
+    Only the newest LOBBY_TABLES_PER_HOST tables of each host are listed: one
+    account opening a hundred tables cannot push everyone else's out.
+    """
+    size = page_size()
+    games = (
         Game.objects.listed()
         .select_related("host")
-        .annotate(taken=Count("seats"))
-        .order_by("-created_at")[:LISTED_TABLES]
+        .annotate(
+            taken=Count("seats"),
+            nth_of_host=Window(
+                RowNumber(),
+                partition_by=F("host"),
+                order_by=[F("created_at").desc(), F("pk").desc()],
+            ),
+        )
+        .order_by("-created_at", "-pk")
     )
+    per_host = getattr(settings, "LOBBY_TABLES_PER_HOST", 3)
+    if per_host:
+        games = games.filter(nth_of_host__lte=per_host)
+    start = (page - 1) * size
+    games = list(games[start : start + size + 1])
+    return games[:size], len(games) > size
+
+
+def open_tables(user, page=1):
+    """Return a page of `listed_tables`, each marked with whether `user` sits there; and `more`."""
+    games, more = listed_tables(page)
     mine = set()
     if user.is_authenticated:
         mine = set(Seat.objects.filter(user=user, game__in=games).values_list("game_id", flat=True))
     for game in games:
         game.is_mine = game.pk in mine
-    return games
+    return games, more
 
 
 def my_tables(user):

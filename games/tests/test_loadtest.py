@@ -113,4 +113,6 @@ def test_it_floods_the_lobby_while_the_games_are_played(live_asgi_server):
     assert flood["tables_created"] >= 10 and flood["table_errors"] == {}
     # Coalesced: far fewer lobby renders than tables made.
     assert flood["lobby_messages_per_idle_socket"]["max"] < flood["tables_created"] / 2
+    # Only the rows that changed (well under a kB each), never the whole list again.
+    assert flood["lobby_kb_per_idle_socket"]["max"] < flood["tables_created"]
     assert not User.objects.exists() and not Game.objects.exists()

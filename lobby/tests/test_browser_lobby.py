@@ -58,3 +58,40 @@ def test_it_lists_a_new_table_live(live_asgi_server, browser, alice, bob):
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_adds_and_removes_rows_live(live_asgi_server, browser, screenshot_dir, alice, bob):
+    from lobby.tests.conftest import open_table
+
+    older = open_table(bob)
+    bob_page, bob_errors = page_for(browser, live_asgi_server, bob, "/tables/")
+    bob_page.wait_for_selector(f"#table-{older.code}")
+    alice_page, alice_errors = page_for(browser, live_asgi_server, alice, "/tables/new/")
+    alice_page.on("dialog", lambda dialog: dialog.accept())
+
+    alice_page.click("text=Create the table")
+    alice_page.wait_for_selector("#room")
+    code = alice_page.url.rstrip("/").split("/")[-1]
+
+    # The new row comes alone, above bob's own, with a working Join form.
+    bob_page.wait_for_selector(f"#table-{code}", timeout=10_000)
+    rows = bob_page.locator("#open-tables-rows > tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Alice Liddell")
+    expect(rows.nth(1)).to_contain_text("Your table")
+    bob_page.screenshot(path=screenshot_dir / "tables-live-row.png", full_page=True)
+
+    alice_page.click("text=Cancel the table")
+    expect(bob_page.locator(f"#table-{code}")).to_have_count(0, timeout=10_000)
+    expect(rows).to_have_count(1)
+
+    alice_page.goto(live_asgi_server + "/tables/new/")
+    alice_page.click("text=Create the table")
+    alice_page.wait_for_selector("#room")
+    expect(rows).to_have_count(2, timeout=10_000)
+    bob_page.click("#open-tables-rows > tr:first-child >> text=Join")
+    bob_page.wait_for_selector("#room >> text=2 of 4 seats taken")
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()

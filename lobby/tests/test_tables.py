@@ -61,3 +61,68 @@ def test_it_opens_no_lobby_socket_for_an_anonymous_visitor(client):
 
     assert "ws-connect" not in response.text
     assert "No open tables right now" in response.text
+
+
+def test_it_lists_at_most_the_newest_tables_of_each_host(client, settings, alice, bob):
+    settings.LOBBY_TABLES_PER_HOST = 3
+    flood = [open_table(alice) for _ in range(6)]
+    honest = open_table(bob)
+
+    response = client.get(reverse("lobby:tables"))
+
+    listed = response.context["open_tables"]
+    assert listed == [honest, *reversed(flood[-3:])]
+    for older in flood[:3]:
+        assert older.code not in response.text
+
+
+def test_it_pages_the_open_tables(client, settings, alice, bob, charlie):
+    settings.LOBBY_PAGE_TABLES = 2
+    games = [open_table(host) for host in (alice, bob, charlie)]
+
+    first = client.get(reverse("lobby:tables"))
+    second = client.get(reverse("lobby:tables"), {"page": 2})
+
+    assert first.context["open_tables"] == [games[2], games[1]]
+    assert f'href="{reverse("lobby:tables")}?page=2"' in first.text
+    assert second.context["open_tables"] == [games[0]]
+    assert "Older tables" not in second.text
+    assert f'href="{reverse("lobby:tables")}">Newer tables' in second.text
+
+
+def test_it_keeps_only_the_first_page_live(client, settings, alice, bob):
+    settings.LOBBY_PAGE_TABLES = 1
+    open_table(alice)
+    open_table(bob)
+    client.force_login(bob)
+
+    assert 'ws-connect="/ws/lobby/"' in client.get(reverse("lobby:tables")).text
+    assert "/ws/lobby/" not in client.get(reverse("lobby:tables"), {"page": 2}).text
+
+
+def test_it_reads_a_bad_page_number_as_the_first_page(client, alice, table):
+    for page in ("x", "-3", "0"):
+        response = client.get(reverse("lobby:tables"), {"page": page})
+
+        assert response.status_code == 200
+        assert response.context["open_tables"] == [table]
+
+
+def test_it_says_when_a_page_is_past_the_last(client, table):
+    response = client.get(reverse("lobby:tables"), {"page": 5})
+
+    assert "No more open tables." in response.text
+    assert table.code not in response.text
+
+
+def test_it_shows_the_first_page_on_the_home_page_with_a_link_to_the_next(
+    client, settings, alice, bob
+):
+    settings.LOBBY_PAGE_TABLES = 1
+    open_table(alice)
+    newest = open_table(bob)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert response.context["open_tables"] == [newest]
+    assert f'href="{reverse("lobby:tables")}?page=2"' in response.text

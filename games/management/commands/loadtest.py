@@ -360,6 +360,11 @@ class Load:
                 "max": max(received, default=0),
                 "mean": round(sum(received) / len(received), 1) if received else 0,
             },
+            # What the changes after the connect's render weighed, per socket.
+            "lobby_kb_per_idle_socket": {
+                "max": round(max((s.bytes for s in idle), default=0) / 1000, 1),
+                "mean": round(sum(s.bytes for s in idle) / len(idle) / 1000, 1) if idle else 0,
+            },
         }
 
     async def open_all(self, openers):
