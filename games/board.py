@@ -103,6 +103,7 @@ def table_context(game, user, log_length=15):
 # new version, the half-minute they were drawn in (the page's script counts down anyway).
 _opponents = Memo(2048)
 _fragments = Memo(1024)
+_logs = Memo(512)
 FRESH_SECONDS = 30
 
 
@@ -164,8 +165,27 @@ def render_fragments(context, messages=(), request=None):
     html = board_fragments(context)
     if request is None:
         return html
-    flash = dict(context, oob=True, flash=list(messages))
-    return html + "\n" + render_to_string("games/table.html#flash", flash, request=request)
+    return html + "\n" + flash_fragment(messages, request)
+
+
+def flash_fragment(messages, request):
+    """Render the flash messages as an out-of-band swap."""
+    flash = {"oob": True, "flash": list(messages)}
+    return render_to_string("games/table.html#flash", flash, request=request)
+
+
+def board_for(game, user):
+    """Return `user`'s fragments of `game` at its version: drawn once, for the POST and the socket.
+
+    The move's answer draws the mover's board, and the mover's socket then gets
+    the same fragments without reading or drawing anything again.
+    """
+    key = _fragments_key(game.code, game.version, user.id)
+    return _fragments.get(key, lambda: board_fragments(table_context(game, user)))
+
+
+def _fragments_key(code, version, viewer):
+    return (code, version, viewer, translation.get_language(), _moment())
 
 
 def board_fragments(context):
@@ -174,14 +194,22 @@ def board_fragments(context):
     Rendered without a request: the forms carry no CSRF field; htmx sends the
     page's token in a header (hx-headers on <body>), as for every socket update.
     """
-    key = (context["code"], context["version"], context["viewer"], translation.get_language())
-    key += (_moment(),)
+    key = _fragments_key(context["code"], context["version"], context["viewer"])
 
     def draw():
         oob = dict(context, oob=True, flash=[])
-        return "\n".join(render_to_string(f"games/table.html#{name}", oob) for name in FRAGMENTS)
+        return "\n".join(_fragment(name, oob) for name in FRAGMENTS)
 
     return _fragments.get(key, draw)
+
+
+def _fragment(name, context):
+    if name != "log":
+        return render_to_string(f"games/table.html#{name}", context)
+    # The last moves are the same for every player (and for every spectator) at a version.
+    more = context["seat"] is not None or context["status"] == "finished"
+    key = (context["code"], context["version"], more, translation.get_language())
+    return _logs.get(key, lambda: render_to_string("games/table.html#log", context))
 
 
 def view_deck(view):

@@ -28,7 +28,7 @@ from channels.generic.websocket import WebsocketConsumer
 from django.http import HttpRequest
 from django.utils import translation
 
-from games.board import render_fragments, table_context
+from games.board import board_for
 from games.models import Game, group_name
 from games.sockets import SelfChecking
 from games.views import may_watch
@@ -80,7 +80,7 @@ class GameConsumer(SelfChecking, WebsocketConsumer):
         if game is None or game.status == Game.Status.OPEN:
             return
         with translation.override(self.language()):
-            html = render_fragments(table_context(game, self.user))
+            html = board_for(game, self.user)
         self.sent_version = game.version
         self.send(text_data=html)
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import review as reviews, rules
-from games.board import player_name, render_fragments, table_context
+from games.board import board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
 from games.game_over import computer_level
@@ -179,11 +179,10 @@ def _go_to(request, game):
 
 def _board_or_redirect(request, game):
     if request.htmx:
-        # The "view restart": redraw the board as it is now, whatever happened.
-        game = Game.objects.get(pk=game.pk)
-        context = table_context(game, request.user)
-        html = render_fragments(context, messages.get_messages(request), request=request)
-        return HttpResponse(html)
+        # The "view restart": redraw the board as it is now, whatever happened (the game
+        # holds what Game.play saved; the mover's socket is then sent the same fragments).
+        html = board_for(game, request.user)
+        return HttpResponse(html + "\n" + flash_fragment(messages.get_messages(request), request))
     return redirect(game)
 
 
