@@ -178,10 +178,11 @@ def board_for(game, user):
     """Return `user`'s fragments of `game` at its version: drawn once, for the POST and the socket.
 
     The move's answer draws the mover's board, and the mover's socket then gets
-    the same fragments without reading or drawing anything again.
+    the same fragments without reading or drawing anything again (or waits for
+    them while the answer draws them: see games/memo.py).
     """
     key = _fragments_key(game.code, game.version, user.id)
-    return _fragments.get(key, lambda: board_fragments(table_context(game, user)))
+    return _fragments.get(key, lambda: _draw(table_context(game, user)))
 
 
 def _fragments_key(code, version, viewer):
@@ -195,12 +196,12 @@ def board_fragments(context):
     page's token in a header (hx-headers on <body>), as for every socket update.
     """
     key = _fragments_key(context["code"], context["version"], context["viewer"])
+    return _fragments.get(key, lambda: _draw(context))
 
-    def draw():
-        oob = dict(context, oob=True, flash=[])
-        return "\n".join(_fragment(name, oob) for name in FRAGMENTS)
 
-    return _fragments.get(key, draw)
+def _draw(context):
+    oob = dict(context, oob=True, flash=[])
+    return "\n".join(_fragment(name, oob) for name in FRAGMENTS)
 
 
 def _fragment(name, context):
