@@ -59,7 +59,7 @@ def player_name(user):
 
 def table_context(game, user, log_length=15):
     """Return the template context of `game`'s table as `user` sees it."""
-    seats = list(game.seats.select_related("user"))
+    seats = seats_at(game)
     names = {seat.user_id: player_name(seat.user) for seat in seats}
     seat = next((s.position for s in seats if s.user_id == user.id), None)
     context = {
@@ -68,12 +68,7 @@ def table_context(game, user, log_length=15):
         "version": game.version,
         "status": game.status,
         "seat": seat,
-        "review_url": reverse("games:review", args=[game.code]),
-        "log_url": reverse("games:log", args=[game.code]),
-        "move_url": reverse("games:move", args=[game.code]),
-        "socket_url": f"/ws/games/{game.code}/",
-        "come_back_url": reverse("games:come_back", args=[game.code]),
-        "resign_url": reverse("games:resign", args=[game.code]),
+        **table_urls(game.code),
         "correspondence": game.pace == game.Pace.CORRESPONDENCE,
         "table": None,
     }
@@ -96,6 +91,45 @@ def table_context(game, user, log_length=15):
     if seat is not None and game.status == game.Status.FINISHED:
         context["game_over"] = game_over_context(game, user, names)
     return context
+
+
+# A game's row and seats at a version, read once for all the sockets of its table in this
+# process (and handed over by the move's answer): every change to either is a new version.
+_games = Memo(256)
+_seats = Memo(256)
+
+
+def game_at(code, version=None):
+    """Return game `code` at `version` if this process holds it, else as it is now (or None)."""
+    from games.models import Game
+
+    if version is not None:
+        game = _games.find((code, version))
+        if game is not None:
+            return game
+    game = Game.objects.filter(code=code).first()
+    if game is not None:
+        _games.put((code, game.version), game)
+    return game
+
+
+def seats_at(game):
+    """Return `game`'s seats with their users at its version, read once per version."""
+    return _seats.get(
+        (game.pk, game.code, game.version), lambda: list(game.seats.select_related("user"))
+    )
+
+
+def table_urls(code):
+    """Return the addresses a table's fragments link and post to."""
+    return {
+        "review_url": reverse("games:review", args=[code]),
+        "log_url": reverse("games:log", args=[code]),
+        "move_url": reverse("games:move", args=[code]),
+        "socket_url": f"/ws/games/{code}/",
+        "come_back_url": reverse("games:come_back", args=[code]),
+        "resign_url": reverse("games:resign", args=[code]),
+    }
 
 
 # Drawn tables remembered in this process (see games/memo.py). Their keys name the game's
@@ -181,6 +215,7 @@ def board_for(game, user):
     the same fragments without reading or drawing anything again (or waits for
     them while the answer draws them: see games/memo.py).
     """
+    _games.put((game.code, game.version), game)
     key = _fragments_key(game.code, game.version, user.id)
     return _fragments.get(key, lambda: _draw(table_context(game, user)))
 
