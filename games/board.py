@@ -137,7 +137,7 @@ def table_urls(code):
 # new version, the half-minute they were drawn in (the page's script counts down anyway).
 _opponents = Memo(2048)
 _fragments = Memo(1024)
-_logs = Memo(512)
+_logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 FRESH_SECONDS = 30
 
 
@@ -199,13 +199,16 @@ def render_fragments(context, messages=(), request=None):
     html = board_fragments(context)
     if request is None:
         return html
-    return html + "\n" + flash_fragment(messages, request)
+    return html + "\n" + flash_fragment(messages)
 
 
-def flash_fragment(messages, request):
-    """Render the flash messages as an out-of-band swap."""
+def flash_fragment(messages):
+    """Render the flash messages as an out-of-band swap (most answers have none to show)."""
     flash = {"oob": True, "flash": list(messages)}
-    return render_to_string("games/table.html#flash", flash, request=request)
+    if not flash["flash"]:
+        key = ("no flash", translation.get_language())
+        return _logs.get(key, lambda: render_to_string("games/table.html#flash", flash))
+    return render_to_string("games/table.html#flash", flash)
 
 
 def board_for(game, user):

@@ -185,7 +185,7 @@ def _board_or_redirect(request, game):
         if game.get_deferred_fields():
             game = Game.objects.get(pk=game.pk)
         html = board_for(game, request.user)
-        return HttpResponse(html + "\n" + flash_fragment(messages.get_messages(request), request))
+        return HttpResponse(html + "\n" + flash_fragment(messages.get_messages(request)))
     return redirect(game)
 
 
