@@ -32,6 +32,7 @@ The figures are per move (per POST), the median of --runs runs:
 | play_ms | Game.play (the transaction) |
 | apply_ms | rules.apply (in Game.play, in the log) |
 | layer_send_ms | games.models.group_send (the sending thread's part) |
+| table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -84,6 +85,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
         parser.add_argument("--warmup", type=int, default=6, help="Moves played first, unmeasured.")
         parser.add_argument("--seed", type=int, default=17)
+        parser.add_argument("--pages", type=int, default=20, help="Table pages measured per run.")
         parser.add_argument(
             "--serve",
             type=int,
@@ -292,6 +294,7 @@ def measure(server, run, players, seed, options):
     ms["play_ms"] = loud["play"]
     ms["apply_ms"] = loud["apply"]
     ms["layer_send_ms"] = loud["layer_send"]
+    ms["table_page_ms"] = quiet["table_page"]
     return {key: round(value, 3) for key, value in ms.items()}
 
 
@@ -308,6 +311,7 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
     counted = 0
     warmup = options["warmup"]
     game_number = 0
+    table_page = None
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
         while counted < options["moves"]:
             code, cookies = await sync_to_async(make_table)(run, players, seed * 100 + game_number)
@@ -344,9 +348,26 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
                     counted += 1
                 else:
                     warmup -= 1
+            if not with_sockets and counted >= options["moves"]:
+                table_page = await page_cost(server, seated[0], path, options["pages"])
             for player in seated:
                 await player.close()
-    return {name: value * 1000 / counted for name, value in spent.items()}
+    found = {name: value * 1000 / counted for name, value in spent.items()}
+    if not with_sockets:
+        found["table_page"] = table_page
+    return found
+
+
+async def page_cost(server, player, path, count):
+    """Return the server CPU ms of one table page opened by `player` (the mean of `count`)."""
+    before = await asyncio.to_thread(server.figures)
+    for _ in range(count):
+        async with player.http.get(server.url + path, headers=player.headers) as response:
+            await response.read()
+            if response.status != 200 or response.url.path != path:
+                raise RuntimeError(f"The table page was refused ({response.status}).")
+    after = await asyncio.to_thread(server.figures)
+    return (after["process"] - before["process"]) * 1000 / count
 
 
 def current_version(code):
