@@ -12,7 +12,7 @@ from collections import Counter
 from datetime import timedelta
 
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
@@ -97,6 +97,7 @@ def table_context(game, user, log_length=15):
 # process (and handed over by the move's answer): every change to either is a new version.
 _games = Memo(256)
 _seats = Memo(256)
+_urls = Memo(1024)
 
 
 def game_at(code, version=None):
@@ -121,7 +122,11 @@ def seats_at(game):
 
 
 def table_urls(code):
-    """Return the addresses a table's fragments link and post to."""
+    """Return the addresses a table's fragments link and post to (built once per table)."""
+    return _urls.get((code, get_script_prefix()), lambda: _table_urls(code))
+
+
+def _table_urls(code):
     return {
         "review_url": reverse("games:review", args=[code]),
         "log_url": reverse("games:log", args=[code]),
