@@ -12,7 +12,7 @@ from collections import Counter
 from datetime import timedelta
 
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
@@ -59,7 +59,7 @@ def player_name(user):
 
 def table_context(game, user, log_length=15):
     """Return the template context of `game`'s table as `user` sees it."""
-    seats = list(game.seats.select_related("user"))
+    seats = seats_at(game)
     names = {seat.user_id: player_name(seat.user) for seat in seats}
     seat = next((s.position for s in seats if s.user_id == user.id), None)
     context = {
@@ -68,12 +68,7 @@ def table_context(game, user, log_length=15):
         "version": game.version,
         "status": game.status,
         "seat": seat,
-        "review_url": reverse("games:review", args=[game.code]),
-        "log_url": reverse("games:log", args=[game.code]),
-        "move_url": reverse("games:move", args=[game.code]),
-        "socket_url": f"/ws/games/{game.code}/",
-        "come_back_url": reverse("games:come_back", args=[game.code]),
-        "resign_url": reverse("games:resign", args=[game.code]),
+        **table_urls(game.code),
         "correspondence": game.pace == game.Pace.CORRESPONDENCE,
         "table": None,
     }
@@ -98,11 +93,56 @@ def table_context(game, user, log_length=15):
     return context
 
 
+# A game's row and seats at a version, read once for all the sockets of its table in this
+# process (and handed over by the move's answer): every change to either is a new version.
+_games = Memo(256)
+_seats = Memo(256)
+_urls = Memo(1024)
+
+
+def game_at(code, version=None):
+    """Return game `code` at `version` if this process holds it, else as it is now (or None)."""
+    from games.models import Game
+
+    if version is not None:
+        game = _games.find((code, version))
+        if game is not None:
+            return game
+    game = Game.objects.filter(code=code).first()
+    if game is not None:
+        _games.put((code, game.version), game)
+    return game
+
+
+def seats_at(game):
+    """Return `game`'s seats with their users at its version, read once per version."""
+    return _seats.get(
+        (game.pk, game.code, game.version), lambda: list(game.seats.select_related("user"))
+    )
+
+
+def table_urls(code):
+    """Return the addresses a table's fragments link and post to (built once per table)."""
+    return _urls.get((code, get_script_prefix()), lambda: _table_urls(code))
+
+
+def _table_urls(code):
+    return {
+        "review_url": reverse("games:review", args=[code]),
+        "log_url": reverse("games:log", args=[code]),
+        "move_url": reverse("games:move", args=[code]),
+        "socket_url": f"/ws/games/{code}/",
+        "come_back_url": reverse("games:come_back", args=[code]),
+        "resign_url": reverse("games:resign", args=[code]),
+    }
+
+
 # Drawn tables remembered in this process (see games/memo.py). Their keys name the game's
 # version and the language; and, since a clock's words ("4 minutes left") age without a
 # new version, the half-minute they were drawn in (the page's script counts down anyway).
 _opponents = Memo(2048)
 _fragments = Memo(1024)
+_logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 FRESH_SECONDS = 30
 
 
@@ -164,8 +204,32 @@ def render_fragments(context, messages=(), request=None):
     html = board_fragments(context)
     if request is None:
         return html
-    flash = dict(context, oob=True, flash=list(messages))
-    return html + "\n" + render_to_string("games/table.html#flash", flash, request=request)
+    return html + "\n" + flash_fragment(messages)
+
+
+def flash_fragment(messages):
+    """Render the flash messages as an out-of-band swap (most answers have none to show)."""
+    flash = {"oob": True, "flash": list(messages)}
+    if not flash["flash"]:
+        key = ("no flash", translation.get_language())
+        return _logs.get(key, lambda: render_to_string("games/table.html#flash", flash))
+    return render_to_string("games/table.html#flash", flash)
+
+
+def board_for(game, user):
+    """Return `user`'s fragments of `game` at its version: drawn once, for the POST and the socket.
+
+    The move's answer draws the mover's board, and the mover's socket then gets
+    the same fragments without reading or drawing anything again (or waits for
+    them while the answer draws them: see games/memo.py).
+    """
+    _games.put((game.code, game.version), game)
+    key = _fragments_key(game.code, game.version, user.id)
+    return _fragments.get(key, lambda: _draw(table_context(game, user)))
+
+
+def _fragments_key(code, version, viewer):
+    return (code, version, viewer, translation.get_language(), _moment())
 
 
 def board_fragments(context):
@@ -174,14 +238,22 @@ def board_fragments(context):
     Rendered without a request: the forms carry no CSRF field; htmx sends the
     page's token in a header (hx-headers on <body>), as for every socket update.
     """
-    key = (context["code"], context["version"], context["viewer"], translation.get_language())
-    key += (_moment(),)
+    key = _fragments_key(context["code"], context["version"], context["viewer"])
+    return _fragments.get(key, lambda: _draw(context))
 
-    def draw():
-        oob = dict(context, oob=True, flash=[])
-        return "\n".join(render_to_string(f"games/table.html#{name}", oob) for name in FRAGMENTS)
 
-    return _fragments.get(key, draw)
+def _draw(context):
+    oob = dict(context, oob=True, flash=[])
+    return "\n".join(_fragment(name, oob) for name in FRAGMENTS)
+
+
+def _fragment(name, context):
+    if name != "log":
+        return render_to_string(f"games/table.html#{name}", context)
+    # The last moves are the same for every player (and for every spectator) at a version.
+    more = context["seat"] is not None or context["status"] == "finished"
+    key = (context["code"], context["version"], more, translation.get_language())
+    return _logs.get(key, lambda: render_to_string("games/table.html#log", context))
 
 
 def view_deck(view):

@@ -28,7 +28,7 @@ from channels.generic.websocket import WebsocketConsumer
 from django.http import HttpRequest
 from django.utils import translation
 
-from games.board import render_fragments, table_context
+from games.board import board_for, game_at
 from games.models import Game, group_name
 from games.sockets import SelfChecking
 from games.views import may_watch
@@ -62,8 +62,9 @@ class GameConsumer(SelfChecking, WebsocketConsumer):
         """Ignore anything sent: moves go over HTTP POST, carrying their version."""
 
     def game_updated(self, event):
-        if event.get("version", 0) > self.sent_version:
-            self.send_board()
+        version = event.get("version", 0)
+        if version > self.sent_version:
+            self.send_board(version)
 
     def socket_check(self, event):
         """Join the group again and catch up with the game (see the module docstring)."""
@@ -75,12 +76,13 @@ class GameConsumer(SelfChecking, WebsocketConsumer):
         if version is not None and version > self.sent_version:
             self.send_board()
 
-    def send_board(self):
-        game = Game.objects.filter(code=self.code).first()
+    def send_board(self, version=None):
+        """Send the board; at `version` (a broadcast's) the game is read once for all sockets."""
+        game = game_at(self.code, version)
         if game is None or game.status == Game.Status.OPEN:
             return
         with translation.override(self.language()):
-            html = render_fragments(table_context(game, self.user))
+            html = board_for(game, self.user)
         self.sent_version = game.version
         self.send(text_data=html)
 

@@ -37,11 +37,12 @@ from games.rules.cards import (
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
 
 
-def move_log(game, names, deck, length=15, before=None):
+def move_log(game, names, deck, length=15, before=None, keep=None):
     """Return the last `length` moves of `game` in words, oldest first (see `_Teller.line`).
 
     `names` lists the players' names by seat, `deck` the card kinds by id;
     with `before` (a move number) the last moves are those numbered below it.
+    `keep`, a list, is given the teller that told them.
     """
     # Numbered as the review numbers them: by position in the log (move numbers `n` may skip).
     window = game.moves.annotate(index=Window(RowNumber(), order_by="n")).order_by("-n")
@@ -53,6 +54,8 @@ def move_log(game, names, deck, length=15, before=None):
     # Answers need the action they answer: start telling from the latest play before the window.
     start = game.moves.filter(n__lt=moves[0].n, move__kind="play").order_by("-n").first()
     teller = _Teller(names, deck)
+    if keep is not None:
+        keep.append(teller)
     earlier = []
     if start is not None:
         earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
@@ -133,20 +136,66 @@ def dealt_state(game):
 
 # The last moves of a game at a version, in a language: every socket of a table redraws
 # the same ones after a move. The log of a version never changes (moves are only added,
-# each with a new version), so it is remembered in this process, the latest ones only.
+# each with a new version), so it is remembered in this process, the latest ones only;
+# with the teller that told them, so that the next version tells only its new moves.
 _recent = Memo(512)
+
+# How far back a version's log is looked for to continue from (a move with forced answers
+# after it advances the version by a few).
+CONTINUE_FROM = 6
 
 
 def recent_moves(game, names, deck, length=15):
     """Return move_log(game, names, deck, length), remembered per version and language."""
-    key = (game.pk, game.code, game.version, tuple(names), len(deck), length)
-    key += (translation.get_language(),)
-    lines = _recent.get(key, lambda: move_log(game, names, deck, length))
+    lines, _teller = _recent.get(
+        _recent_key(game, game.version, names, deck, length),
+        lambda: _continued(game, names, deck, length) or _told(game, names, deck, length),
+    )
     # The game's state now is the state after its last move, unless a version without a
     # move (a player taking their seat back) came after it: kept for the next rents.
     if lines and lines[-1]["n"] == game.version - 1 and game.snapshot is not None:
         _states.put(_state_key(game, lines[-1]["n"]), game.snapshot)
     return lines
+
+
+def _recent_key(game, version, names, deck, length):
+    language = translation.get_language()
+    return (game.pk, game.code, version, tuple(names), len(deck), length, language)
+
+
+def _told(game, names, deck, length):
+    """Return (the last moves of `game` in words, the teller that told them)."""
+    kept = []
+    lines = move_log(game, names, deck, length, keep=kept)
+    return lines, (kept[0] if kept else None)
+
+
+def _continued(game, names, deck, length):
+    """Return (lines, teller) of `game` told on from an earlier version's, or None.
+
+    Only the moves made since that version are read and told, by a copy of the
+    teller that told its lines (which knows the action being answered). A new
+    rent is told from the whole log instead: its amount needs the state before it.
+    """
+    for version in range(game.version - 1, max(game.version - CONTINUE_FROM, 0) - 1, -1):
+        found = _recent.find(_recent_key(game, version, names, deck, length))
+        if found is not None:
+            break
+    else:
+        return None
+    lines, teller = found
+    if teller is None or not lines:
+        return None
+    rows = list(game.moves.filter(n__gte=version).order_by("n"))
+    if any(_is_rent(m.move, deck) for m in rows) or (rows and rows[0].n <= lines[-1]["n"]):
+        return None
+    teller = teller.copy()
+    last = lines[-1].get("index", 0)
+    told = []
+    for index, m in enumerate(rows, last + 1):
+        m.index = index
+        told.append(teller.line(m))
+    return (lines + told)[-length:], teller
 
 
 def full_log(moves, names, deck, dealt=None):
@@ -169,6 +218,13 @@ class _Teller:
         self.state = state  # the engine state before the next move told, when known
         self.amount = None  # the amount the move being told charges, when known
         self.amounts = {}  # move number -> the amount it charged, known beforehand
+
+    def copy(self):
+        """Return a teller that goes on from here without changing this one."""
+        other = _Teller(self.names, self.deck)
+        other.action = self.action
+        other.just_say_nos = dict(self.just_say_nos)
+        return other
 
     def name(self, seat):
         if 0 <= seat < len(self.names):

@@ -4,30 +4,59 @@ The sockets of a table all redraw the table after each move, each for its
 own user; much of what they draw is the same for all of them at one version
 of the game (the last moves in words, the other players' tables). Keys name
 the game's version, so an entry never goes stale: a newer version is a new key.
+
+A value being computed is computed once: another thread asking for it meanwhile
+(the mover's socket while the move's answer draws the same board) waits for it.
 """
 
 import threading
 from collections import OrderedDict
+
+# How long a thread waits for another computing the same value before computing it itself.
+WAIT_SECONDS = 5
 
 
 class Memo:
     def __init__(self, size):
         self.size = size
         self._entries = OrderedDict()
+        self._computing = {}  # key -> (thread ident, threading.Event)
         self._lock = threading.Lock()
 
     def get(self, key, compute):
         """Return the value remembered for `key`, or compute(), remembered."""
+        me = threading.get_ident()
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
                 return self._entries[key]
-        value = compute()
+            owner, done = self._computing.get(key, (None, None))
+            if done is None:
+                done = threading.Event()
+                self._computing[key] = (me, done)
+        if owner is not None and owner != me:
+            done.wait(WAIT_SECONDS)
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+                    return self._entries[key]
+            return compute()  # the other thread failed (or is slow): compute it here
+        if owner == me:
+            return compute()  # asked again while computing it: no waiting for oneself
+        try:
+            value = compute()
+            self._remember(key, value)
+        finally:
+            with self._lock:
+                self._computing.pop(key, None)
+            done.set()
+        return value
+
+    def _remember(self, key, value):
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
-        return value
 
     def find(self, key):
         """Return the value remembered for `key`, or None (computing nothing)."""
@@ -39,4 +68,4 @@ class Memo:
 
     def put(self, key, value):
         """Remember `value` for `key`."""
-        self.get(key, lambda: value)
+        self._remember(key, value)

@@ -286,8 +286,15 @@ class Game(models.Model):
                 seats[seat].absent = True
             game._record(seat, move, Move.Cause.PLAYER, now)
             game._settle(state, seats, now, before, events)
-        self.refresh_from_db()
+        self._take_fields(game)
         return events
+
+    def _take_fields(self, saved):
+        """Become `saved`, this game's row as just saved: refresh_from_db without reading it."""
+        for field in self._meta.concrete_fields:
+            setattr(self, field.attname, getattr(saved, field.attname))
+        self._state.fields_cache = {}
+        self.__dict__.pop("_prefetched_objects_cache", None)
 
     def enforce_deadline(self, position, now=None):
         """Play the default move for `position` if its time (and reserve) has run out.

@@ -21,13 +21,13 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import limits, review as reviews, rules
-from games.board import player_name, render_fragments, table_context
+from games.board import board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.log import dealt_state, full_log
-from games.models import Game, Notification, SeatingError, StaleBoard, broadcast_users
+from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
 # no-store): on a shared computer the back button must not show a player's cards.
@@ -229,21 +229,32 @@ def _go_to(request, game):
 
 def _board_or_redirect(request, game):
     if request.htmx:
-        # The "view restart": redraw the board as it is now, whatever happened.
-        game = Game.objects.get(pk=game.pk)
-        context = table_context(game, request.user)
-        html = render_fragments(context, messages.get_messages(request), request=request)
-        return HttpResponse(html)
+        # The "view restart": redraw the board as it is now, whatever happened. After a move
+        # the game holds what Game.play saved (and the mover's socket is sent the same
+        # fragments); otherwise its state was never read (_get_game_for_player): read it all.
+        if game.get_deferred_fields():
+            game = Game.objects.get(pk=game.pk)
+        html = board_for(game, request.user)
+        return HttpResponse(html + "\n" + flash_fragment(messages.get_messages(request)))
     return redirect(game)
 
 
 def _get_game_for_player(request, code, refusal=None):
-    """Return (game, seat) for a seated player; 404 for no such game, 403 for anyone else."""
-    game = get_object_or_404(Game, code=code)
-    seat = game.seat_of(request.user)
-    if seat is None:
+    """Return (game, seat) for a seated player; 404 for no such game, 403 for anyone else.
+
+    One query finds the seat and its game; the game's large columns (the engine
+    state, the summary) are read only if used: a move reads the state under its lock.
+    """
+    found = (
+        Seat.objects.select_related("game")
+        .defer("game__snapshot", "game__summary")
+        .filter(game__code=code, user_id=request.user.pk)
+        .first()
+    )
+    if found is None:
+        get_object_or_404(Game.objects.only("pk"), code=code)
         raise PermissionDenied(refusal or _("Only the players at this table can make moves."))
-    return game, seat
+    return found.game, found.position
 
 
 def parse_move(data):

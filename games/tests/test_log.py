@@ -337,3 +337,32 @@ def test_it_tells_the_amount_of_the_rent_waiting_for_answers(client, alice, tabl
 
     # A position set by hand is not its log's, yet the rent waiting now knows its amount.
     assert "alice charged everyone 4M yellow rent" in page
+
+
+def test_it_tells_only_the_new_moves_of_each_version_and_the_same_as_the_whole_log(
+    alice, bob, charlie, monkeypatch
+):
+    from games import log
+    from games.board import view_deck
+
+    continued = []
+    real = log._continued
+
+    def counting(*args):
+        found = real(*args)
+        continued.append(found is not None)
+        return found
+
+    monkeypatch.setattr(log, "_continued", counting)
+    game = started_game([alice, bob, charlie], seed=11)
+    rng = random.Random(11)
+    names = ["alice", "bob", "charlie"]
+    deck = view_deck(rules.view_for(game.state(), None))
+    with translation.override("en"):
+        while game.status == game.Status.ACTIVE and game.moves.count() < 160:
+            state = game.state()
+            seat = rng.choice(rules.awaiting(state))[0]
+            game.play(seat, random_move(state, seat, rng))
+            assert log.recent_moves(game, names, deck) == move_log(game, names, deck)
+
+    assert sum(continued) > len(continued) / 2  # most versions told only their new moves

@@ -7,6 +7,8 @@ answer to their move and their socket). A new version draws everything anew,
 and nobody is ever given another user's fragments.
 """
 
+import threading
+
 import pytest
 from django.utils import translation
 
@@ -85,3 +87,42 @@ def test_the_memo_keeps_the_latest_entries_only():
     value("a")  # still there: used more lately than "b"
     value("b")  # gone: computed again
     assert computed == ["a", "b", "c", "b"]
+
+
+def test_it_computes_a_value_once_when_two_threads_ask_for_it_at_once():
+    # The move's answer and the mover's socket draw the same board at the same moment.
+    memo = Memo(4)
+    computing, release = threading.Event(), threading.Event()
+    computed, results = [], []
+
+    def slow():
+        computed.append("first")
+        computing.set()
+        release.wait(5)
+        return "board"
+
+    first = threading.Thread(target=lambda: results.append(memo.get("k", slow)))
+    first.start()
+    assert computing.wait(5)
+    second = threading.Thread(
+        target=lambda: results.append(memo.get("k", lambda: computed.append("second") or "x"))
+    )
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # it waits for the first
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert computed == ["first"]
+    assert results == ["board", "board"]
+
+
+def test_it_computes_again_when_the_thread_computing_fails():
+    memo = Memo(4)
+
+    def broken():
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        memo.get("k", broken)
+    assert memo.get("k", lambda: "board") == "board"

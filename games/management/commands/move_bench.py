@@ -1,0 +1,376 @@
+"""Measure the server CPU one move costs, split into its parts, at tables of 2 and 4.
+
+A tool that only measures: nothing of it runs in a request. It starts one
+Daphne process serving config.asgi in production mode (DEBUG off, a fresh
+secret key, no worker inside) on the configured database (SQLite by default),
+with probes around the parts of a move: each probe adds up the CPU time of the
+thread it runs in (time.thread_time), and the whole process's CPU
+(time.process_time, every thread) is read before and after each series of
+moves. The players are real HTTP and WebSocket clients in this process
+(games/load.py), so none of their work is counted.
+
+For each table size and run, a fresh game (fixed seeds) is played by basic
+bots, one move at a time (chosen here from the seat's view, outside the
+server), twice:
+
+- with no socket open: the CPU per move is the POST alone (`post_ms`);
+- with every player's socket open: the CPU per move is the whole move
+  (`move_ms`), the POST and every socket's update, the clock running until
+  every socket has the new version.
+
+The figures are per move (per POST), the median of --runs runs:
+
+| key | part |
+| --- | --- |
+| move_ms | whole move: the POST and every socket's update (process CPU) |
+| post_ms | the POST alone (process CPU, no socket open) |
+| post_render_ms | rendering the POST's answer (games.views._board_or_redirect) |
+| socket_render_ms, per_socket_ms | every socket's render (GameConsumer.send_board), one socket's |
+| log_ms | the recent-moves log (games.board.recent_moves), POST and sockets |
+| request_ms | the POST less the view: Daphne, middleware, session, auth |
+| lookup_ms | the view less Game.play and the answer's rendering: the game and seat lookup |
+| play_ms | Game.play (the transaction) |
+| apply_ms | rules.apply (in Game.play, in the log) |
+| layer_send_ms | games.models.group_send (the sending thread's part) |
+| table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
+
+The last line printed is one JSON object. Run it on a scratch database:
+
+    SQLITE_PATH=/tmp/bench.sqlite3 .venv/bin/python manage.py migrate
+    SQLITE_PATH=/tmp/bench.sqlite3 .venv/bin/python manage.py move_bench
+"""
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from uuid import uuid4
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test.utils import override_settings
+
+from games.load import (
+    Player,
+    database_url,
+    free_port,
+    login_cookies,
+    move_fields,
+    pick_move,
+    read_game,
+    wait_for_port,
+)
+
+BASE_DIR = Path(settings.BASE_DIR)
+STATIC_ROOT = Path("/tmp/move-bench-static")
+PROBES = ("view", "post_render", "socket_render", "log", "play", "apply", "layer_send")
+
+
+class Command(BaseCommand):
+    # The probed server patches the views before the URLconf binds them: no checks first.
+    requires_system_checks = []
+    help = "Measure the server CPU per move and its parts at tables of 2 and 4 (JSON last line)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--moves", type=int, default=80, help="Moves measured per series.")
+        parser.add_argument("--runs", type=int, default=3, help="Runs; the median is printed.")
+        parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+        parser.add_argument("--warmup", type=int, default=6, help="Moves played first, unmeasured.")
+        parser.add_argument("--seed", type=int, default=17)
+        parser.add_argument("--pages", type=int, default=20, help="Table pages measured per run.")
+        parser.add_argument(
+            "--serve",
+            type=int,
+            help=("(Internal) serve on this port with the probes, reading commands on stdin."),
+        )
+
+    def handle(self, *args, **options):
+        if options["serve"]:
+            return serve(options["serve"])
+        run = uuid4().hex[:8]
+        # The server checks the sessions made here: both sign with one fresh production key.
+        key = secrets.token_urlsafe(50)
+        with override_settings(SECRET_KEY=key):
+            return self.bench(run, key, options)
+
+    def bench(self, run, key, options):
+        server = BenchServer(key)
+        server.start()
+        results = {}
+        try:
+            for players in options["players"]:
+                runs = []
+                for r in range(options["runs"]):
+                    seed = options["seed"] * 1000 + players * 10 + r
+                    runs.append(measure(server, run, players, seed, options))
+                    self.stderr.write(f"{players} players, run {r + 1}: {json.dumps(runs[-1])}")
+                results[str(players)] = {
+                    key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]
+                }
+        finally:
+            server.stop()
+            delete_users(run)
+        out = {"moves": options["moves"], "runs": options["runs"], "tables": results}
+        out["debug"] = False
+        out["database"] = connection.vendor
+        self.stdout.write(json.dumps(out))
+
+
+# --- the server side ---------------------------------------------------------------------------
+
+_totals = {name: 0.0 for name in PROBES}
+_lock = threading.Lock()
+
+
+def probe(name, function):
+    """Return `function` adding the CPU time of its thread to _totals[name] (nesting counted once)."""
+    depth = threading.local()
+
+    def probed(*args, **kwargs):
+        level = getattr(depth, "level", 0)
+        depth.level = level + 1
+        start = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            depth.level = level
+            if level == 0:
+                spent = time.thread_time() - start
+                with _lock:
+                    _totals[name] += spent
+
+    return probed
+
+
+def install_probes():
+    from games import board, models, rules, views
+    from games.consumers import GameConsumer
+
+    views.move = probe("view", views.move)
+    views._board_or_redirect = probe("post_render", views._board_or_redirect)
+    GameConsumer.send_board = probe("socket_render", GameConsumer.send_board)
+    board.recent_moves = probe("log", board.recent_moves)
+    models.Game.play = probe("play", models.Game.play)
+    rules.apply = probe("apply", rules.apply)
+    models.group_send = probe("layer_send", models.group_send)
+
+
+def serve(port):
+    """Serve the site on `port` with the probes; answer each line of stdin with the totals."""
+    install_probes()
+
+    def answer():
+        for _line in sys.stdin:
+            with _lock:
+                figures = dict(_totals, process=time.process_time())
+            sys.stdout.write("FIGURES " + json.dumps(figures) + "\n")
+            sys.stdout.flush()
+        os._exit(0)  # stdin closed: the bench is over
+
+    threading.Thread(target=answer, daemon=True).start()
+    from daphne.cli import CommandLineInterface
+
+    CommandLineInterface().run(
+        ["-b", "127.0.0.1", "-p", str(port), "--websocket_timeout", "-1", "config.asgi:application"]
+    )
+
+
+class BenchServer:
+    """The probed Daphne process, in production mode on this command's database."""
+
+    def __init__(self, key):
+        self.key = key
+        self.port = free_port()
+        self.process = None
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
+        env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
+        env.update(STATIC_ROOT=str(STATIC_ROOT), DB_CONN_MAX_AGE="0")
+        url = database_url(connection.settings_dict)
+        if url:
+            env["DATABASE_URL"] = url
+        else:
+            env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=BASE_DIR,
+            env=env,
+            check=True,
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "move_bench", "--serve", str(self.port)],
+            cwd=BASE_DIR,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=open("/tmp/move-bench-server.log", "w"),  # noqa: SIM115
+            text=True,
+        )
+        wait_for_port(self.port, 60, self.process)
+
+    def figures(self):
+        """Return the server's probe totals and process CPU time, in seconds."""
+        self.process.stdin.write("figures\n")
+        self.process.stdin.flush()
+        while True:  # the server may print other lines (warnings) on its stdout
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("The bench server stopped.")
+            if line.startswith("FIGURES "):
+                return json.loads(line.removeprefix("FIGURES "))
+
+    def stop(self):
+        if self.process is not None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+# --- the players' side -------------------------------------------------------------------------
+
+
+def make_table(run, players, seed):
+    """Return (code, [cookies by seat]) of a started live game with fixed seeds."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    from games.models import Game, Seat
+
+    User = get_user_model()
+    users = [
+        User.objects.create(username=f"bench-{run}-{seed}-{p}", password=make_password(None))
+        for p in range(players)
+    ]
+    game = Game.objects.create(
+        host=users[0], seat_count=players, pace_seconds=24 * 3600, private=True, seed=seed
+    )
+    Seat.objects.bulk_create(Seat(game=game, user=u, position=p) for p, u in enumerate(users))
+    game.start()
+    return game.code, [login_cookies(u) for u in users]
+
+
+def delete_users(run):
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    from games.models import Game
+
+    users = get_user_model().objects.filter(username__startswith=f"bench-{run}-")
+    Game.objects.filter(seats__user__in=users).delete()
+    users.delete()
+    Session.objects.all().delete()  # a scratch database: every session is the bench's
+
+
+def measure(server, run, players, seed, options):
+    """Play one run at a table of `players`; return its figures in ms per move."""
+    rng = random.Random(seed)
+    quiet = play_series(server, run, players, seed, rng, options, sockets=False)
+    loud = play_series(server, run, players, seed + 500, rng, options, sockets=True)
+    ms = {}
+    ms["move_ms"] = loud["process"]
+    ms["post_ms"] = quiet["process"]
+    ms["post_render_ms"] = loud["post_render"]
+    ms["socket_render_ms"] = loud["socket_render"]
+    ms["per_socket_ms"] = loud["socket_render"] / players
+    ms["log_ms"] = loud["log"]
+    ms["request_ms"] = quiet["process"] - quiet["view"]
+    ms["lookup_ms"] = loud["view"] - loud["play"] - loud["post_render"]
+    ms["play_ms"] = loud["play"]
+    ms["apply_ms"] = loud["apply"]
+    ms["layer_send_ms"] = loud["layer_send"]
+    ms["table_page_ms"] = quiet["table_page"]
+    return {key: round(value, 3) for key, value in ms.items()}
+
+
+def play_series(server, run, players, seed, rng, options, sockets):
+    """Play --warmup then --moves moves (new games as they end); return CPU ms per move."""
+    return asyncio.run(_series(server, run, players, seed, rng, options, sockets))
+
+
+async def _series(server, run, players, seed, rng, options, with_sockets):
+    import aiohttp
+    from asgiref.sync import sync_to_async
+
+    spent = {name: 0.0 for name in (*PROBES, "process")}
+    counted = 0
+    warmup = options["warmup"]
+    game_number = 0
+    table_page = None
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+        while counted < options["moves"]:
+            code, cookies = await sync_to_async(make_table)(run, players, seed * 100 + game_number)
+            game_number += 1
+            path = f"/games/{code}/"
+            seated = [
+                Player(http, server.url, c, f"/ws{path}", reconnect_delay=None) for c in cookies
+            ]
+            if with_sockets:
+                for player in seated:
+                    await player.open()
+            while counted < options["moves"]:
+                found = await sync_to_async(read_game)(code)
+                if found is None:
+                    break
+                snapshot, version = found
+                seat, move = pick_move(snapshot, rng.getrandbits(63), "basic")
+                measured = warmup <= 0
+                if measured:
+                    before = await asyncio.to_thread(server.figures)
+                status, _body = await seated[seat].post(f"{path}move/", move_fields(move, version))
+                if status != 200:
+                    raise RuntimeError(f"The move was refused ({status}).")
+                now = await sync_to_async(current_version)(code)
+                if now <= version:
+                    raise RuntimeError("The move was not applied (is the session refused?).")
+                if with_sockets:
+                    for player in seated:
+                        await player.reach(now, 10)
+                if measured:
+                    after = await asyncio.to_thread(server.figures)
+                    for name in spent:
+                        spent[name] += after[name] - before[name]
+                    counted += 1
+                else:
+                    warmup -= 1
+            if not with_sockets and counted >= options["moves"]:
+                table_page = await page_cost(server, seated[0], path, options["pages"])
+            for player in seated:
+                await player.close()
+    found = {name: value * 1000 / counted for name, value in spent.items()}
+    if not with_sockets:
+        found["table_page"] = table_page
+    return found
+
+
+async def page_cost(server, player, path, count):
+    """Return the server CPU ms of one table page opened by `player` (the mean of `count`)."""
+    before = await asyncio.to_thread(server.figures)
+    for _ in range(count):
+        async with player.http.get(server.url + path, headers=player.headers) as response:
+            await response.read()
+            if response.status != 200 or response.url.path != path:
+                raise RuntimeError(f"The table page was refused ({response.status}).")
+    after = await asyncio.to_thread(server.figures)
+    return (after["process"] - before["process"]) * 1000 / count
+
+
+def current_version(code):
+    from games.models import Game
+
+    return Game.objects.filter(code=code).values_list("version", flat=True).get()
