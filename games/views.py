@@ -131,6 +131,7 @@ def standing_answers(request, code):
     return redirect(game)
 
 
+@never_cache
 @login_required
 def resign(request, code):
     """Resign the game (POST) after a confirmation (GET: the page that asks for it).

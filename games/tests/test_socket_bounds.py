@@ -105,6 +105,9 @@ async def test_it_bounds_the_sockets_of_one_address_across_users(alice, bob, cha
 
 def test_it_forgets_the_slots_of_a_process_that_died(alice, settings):
     settings.SOCKETS_PER_USER = 1
+    # A slot lapses with its cache entry: a cache whose clock travels with the test's
+    # (local memory), not Redis's own.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     scope = {"user": alice, "client": ["203.0.113.9", 1]}
     with time_machine.travel("2026-11-02 09:00", tick=False) as traveller:
         held = claim_slots(scope, "dead-socket")  # never released: its process was killed

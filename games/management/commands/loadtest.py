@@ -160,8 +160,12 @@ class Command(BaseCommand):
         try:
             tables = create_tables(run, options["tables"], options["players"])
             flooders = -(-options["flood_sockets"] // FLOOD_SOCKETS_PER_USER)
-            if options["flood_tables"] and not flooders:
-                flooders = 1
+            if options["flood_tables"]:
+                # One account may hold only OPEN_TABLES_PER_USER open tables (games/limits.py):
+                # a flood of table creations comes from as many accounts as it takes.
+                per_user = getattr(settings, "OPEN_TABLES_PER_USER", 0) or 10**9
+                wanted = options["flood_tables"] * options["duration"]
+                flooders = max(flooders, -(-int(wanted) // per_user), 1)
             load = Load(urls, tables, options, create_flood_users(run, flooders))
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
