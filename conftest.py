@@ -162,3 +162,23 @@ def open_page(browser, server, user, path, viewport=(1100, 900), touch=False, in
         page.add_init_script(init_script)
     page.goto(server + path)
     return page, errors
+
+
+# Counts the boards a table's socket delivered, from the page's first moment on.
+COUNT_BOARDS = (
+    "document.addEventListener('htmx:wsAfterMessage', () => { "
+    "window.boardsReceived = (window.boardsReceived || 0) + 1; });"
+)
+
+
+def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=False):
+    """Open `game`'s table as `user` once its socket has sent the first board; return (page, errors).
+
+    The socket's first message redraws the board: a test pointing at a card
+    before then may be pointing at a card about to be replaced.
+    """
+    page, errors = open_page(
+        browser, server, user, f"/games/{game.code}/", viewport, touch, init_script=COUNT_BOARDS
+    )
+    page.wait_for_function("() => window.boardsReceived > 0", timeout=30_000)
+    return page, errors

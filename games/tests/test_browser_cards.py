@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_page
+from conftest import open_live_table, open_page
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
@@ -36,23 +36,7 @@ OVERFLOWING = """() => Array.from(
 
 
 def open_table(browser, server, user, game, viewport=DESKTOP, touch=False):
-    """Open the table as `user` once its socket has sent the first board; return (page, errors).
-
-    The socket's first message redraws the board: a test pointing at a card
-    before then may be pointing at a card about to be replaced.
-    """
-    page, errors = open_page(
-        browser,
-        server,
-        user,
-        f"/games/{game.code}/",
-        viewport,
-        touch=touch,
-        init_script="document.addEventListener('htmx:wsAfterMessage', () => { "
-        "window.boardsReceived = (window.boardsReceived || 0) + 1; });",
-    )
-    page.wait_for_function("() => window.boardsReceived > 0", timeout=10_000)
-    return page, errors
+    return open_live_table(browser, server, user, game, viewport, touch)
 
 
 @pytest.fixture

@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import open_live_table
 from games.rules.position import card_in
 from games.tests.helpers import set_position
-from games.tests.test_browser_table import open_table, started_game  # noqa: F401 (a fixture)
+from games.tests.test_browser_table import started_game  # noqa: F401 (a fixture)
 
 SHOTS = Path("/tmp/shots-defects")
 DESKTOP, PHONE = (1100, 900), (390, 844)
@@ -46,16 +47,7 @@ def outside_viewport(page, locator):
 
 def open_at(browser, server, user, game, viewport):
     """Open the table at `viewport` once its socket has redrawn it (on connecting)."""
-    page, errors = open_table(browser, server, user, game)
-    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
-    page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
-    page.evaluate(
-        """() => new Promise(resolve => {
-            document.body.addEventListener("htmx:wsAfterMessage", resolve, {once: true});
-            setTimeout(resolve, 2000);
-        })"""
-    )
-    return page, errors
+    return open_live_table(browser, server, user, game, viewport)
 
 
 @pytest.mark.django_db(transaction=True)
