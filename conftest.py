@@ -1,6 +1,7 @@
 """Fixtures shared by every app's tests: a live ASGI server and a headless browser."""
 
 import os
+import time
 from functools import partial
 from pathlib import Path
 
@@ -174,11 +175,19 @@ COUNT_BOARDS = (
 def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=False):
     """Open `game`'s table as `user` once its socket has sent the first board; return (page, errors).
 
-    The socket's first message redraws the board: a test pointing at a card
+    The socket's first messages redraw the board: a test pointing at a card
     before then may be pointing at a card about to be replaced.
     """
     page, errors = open_page(
         browser, server, user, f"/games/{game.code}/", viewport, touch, init_script=COUNT_BOARDS
     )
     page.wait_for_function("() => window.boardsReceived > 0", timeout=30_000)
+    # A connect may bring its fragments in more than one message: wait until it is quiet.
+    seen, deadline = None, time.monotonic() + 10
+    while time.monotonic() < deadline:
+        count = page.evaluate("() => window.boardsReceived")
+        if count == seen:
+            break
+        seen = count
+        time.sleep(0.5)
     return page, errors
