@@ -113,3 +113,13 @@ def sites(tmp_path):
     yield start
     for site in started:
         site.stop()
+
+
+@pytest.fixture
+def started_game(alice, bob, without_broadcasts):
+    """Return a started game (alice and bob), made without broadcasting."""
+    with without_broadcasts():
+        game = Game.objects.create(host=alice, seat_count=2)
+        Seat.objects.create(game=game, user=alice, position=0)
+        Seat.objects.create(game=game, user=bob, position=1)
+        return game.start()

@@ -154,14 +154,10 @@ def test_it_plays_a_game_against_the_computer_with_the_keyboard_only(
 
 @pytest.mark.django_db(transaction=True)
 def test_it_announces_a_move_that_arrives_over_the_socket(
-    live_asgi_server, browser, alice, bob, without_broadcasts
+    live_asgi_server, browser, alice, bob, started_game
 ):
-    with without_broadcasts():
-        game = Game.objects.create(host=alice, seat_count=2)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
-        game = game.start()
-        state = set_position(game, "alice hand: 5M red")
+    game = started_game
+    state = set_position(game, "alice hand: 5M red")
     five = card_in(state, "alice", "hand", "5M")
     alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
     bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
@@ -185,22 +181,18 @@ def test_it_announces_a_move_that_arrives_over_the_socket(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("width", [1100, 390, 320])
 def test_it_lists_the_shortcuts_and_fits_narrow_screens(
-    live_asgi_server, browser, alice, bob, without_broadcasts, width
+    live_asgi_server, browser, alice, bob, started_game, width
 ):
     SHOTS.mkdir(exist_ok=True)
-    with without_broadcasts():
-        game = Game.objects.create(host=alice, seat_count=2)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
-        game = game.start()
-        set_position(
-            game,
-            """
-            alice hand: 5M red/yellow sly_deal rent:pink/orange any
-            alice table: light_blue: light_blue light_blue; utility: utility; yellow: yellow
-            bob table: orange: orange pink/orange; green: green; railroad: railroad
-            """,
-        )
+    game = started_game
+    set_position(
+        game,
+        """
+        alice hand: 5M red/yellow sly_deal rent:pink/orange any
+        alice table: light_blue: light_blue light_blue; utility: utility; yellow: yellow
+        bob table: orange: orange pink/orange; green: green; railroad: railroad
+        """,
+    )
     page, errors = open_page(
         browser, live_asgi_server, alice, f"/games/{game.code}/", viewport=(width, 844)
     )
@@ -224,22 +216,18 @@ def test_it_lists_the_shortcuts_and_fits_narrow_screens(
 
 @pytest.mark.django_db(transaction=True)
 def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
-    live_asgi_server, browser, alice, bob, without_broadcasts
+    live_asgi_server, browser, alice, bob, started_game
 ):
-    with without_broadcasts():
-        game = Game.objects.create(host=alice, seat_count=2)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
-        game = game.start()
-        state = set_position(
-            game,
-            """
-            turn: bob
-            bob hand: debt_collector 1M
-            alice hand: 1M red
-            alice bank: 5M 2M
-            """,
-        )
+    game = started_game
+    state = set_position(
+        game,
+        """
+        turn: bob
+        bob hand: debt_collector 1M
+        alice hand: 1M red
+        alice bank: 5M 2M
+        """,
+    )
     five = card_in(state, "alice", "bank", "5M")
     alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
     bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")

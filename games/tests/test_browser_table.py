@@ -5,19 +5,8 @@ import re
 import pytest
 
 from conftest import open_page
-from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
-
-
-@pytest.fixture
-def started_game(alice, bob, without_broadcasts):
-    """Return a started game (alice and bob), made without broadcasting."""
-    with without_broadcasts():
-        game = Game.objects.create(host=alice, seat_count=2)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
-        return game.start()
 
 
 def open_table(browser, server, user, game):

@@ -7,7 +7,6 @@ import pytest
 from conftest import open_live_table
 from games.rules.position import card_in
 from games.tests.helpers import set_position
-from games.tests.test_browser_table import started_game  # noqa: F401 (a fixture)
 
 SHOTS = Path("/tmp/shots-defects")
 DESKTOP, PHONE = (1100, 900), (390, 844)
