@@ -82,6 +82,7 @@ class SettingsForm(forms.ModelForm):
             "accept_without_jsn",
             "pay_rule",
             "jsn_deal_breaker",
+            "chat_off",
         ]
         labels = {
             "show_table_hints": _("Show first-game hints on the table"),

@@ -100,6 +100,13 @@ class User(AbstractUser):
         ),
     )
 
+    # Table chat (games/chat.py): off in every game; a game's own switch is games.ChatMute.
+    chat_off = models.BooleanField(
+        _("chat off"),
+        default=False,
+        help_text=_("Hide the table chat in all my games. Each game also has its own switch."),
+    )
+
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
     # for a person. Bot accounts are made by games.bots and cannot log in.
     bot_level = models.CharField(_("computer level"), max_length=10, blank=True, editable=False)
@@ -291,3 +298,6 @@ class Vacation(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.starts_at:%Y-%m-%d} +{self.days}"
+
+
+from accounts.blocks import Block  # noqa: E402, F401  (a model of this app in its own module)

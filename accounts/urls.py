@@ -62,6 +62,7 @@ urlpatterns = [
     path("vacation/", views.take_vacation, name="take_vacation"),
     path("vacation/end/", views.end_vacation, name="end_vacation"),
     path("u/<username:username>/", views.profile, name="profile"),
+    path("u/<username:username>/block/", views.block_user, name="block"),
     path("u/<username:username>/vs/<username:other>/", views.versus, name="versus"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts import throttle
+from accounts import blocks, throttle
 from accounts.forms import (
     EmailChangeForm,
     LoginForm,
@@ -150,7 +150,28 @@ def profile(request, username):
     }
     if request.user.is_authenticated and request.user != user:
         ctx["versus"], _games = head_to_head(request.user, user)
+        ctx["blocked"] = blocks.has_blocked(request.user, user)
     return render(request, "accounts/profile.html", ctx)
+
+
+@login_required
+@require_POST
+def block_user(request, username):
+    """Block (block=1) or unblock (block=0) a user: their chat hidden, kept from my tables."""
+    user = get_object_or_404(User, username=username, is_active=True)
+    if user == request.user:
+        messages.error(request, _("You cannot block yourself."))
+    elif request.POST.get("block") == "1":
+        blocks.block(request.user, user)
+        messages.success(
+            request,
+            _("%(name)s is blocked: you will not see their chat, and they cannot join your tables.")
+            % {"name": user.name},
+        )
+    else:
+        blocks.unblock(request.user, user)
+        messages.success(request, _("%(name)s is no longer blocked.") % {"name": user.name})
+    return redirect("accounts:profile", username=user.username)
 
 
 def versus(request, username, other):

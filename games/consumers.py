@@ -29,12 +29,13 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from games.board import board_for, game_at
+from games.chat_socket import ChatSocket
 from games.models import Game, group_name
 from games.sockets import SelfChecking
 from games.views import may_watch
 
 
-class GameConsumer(SelfChecking, WebsocketConsumer):
+class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
 
     def connect(self):

@@ -953,3 +953,6 @@ class Notification(models.Model):
             found += [cls(user_id=u, game=game, kind=cls.Kind.YOUR_TURN) for u in waiting]
         cls.objects.bulk_create(found)
         return {n.user_id for n in found}
+
+
+from games.chat import ChatMessage, ChatMute, Report  # noqa: E402, F401  (chat models, own module)

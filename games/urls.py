@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import chat_views, views
 
 app_name = "games"
 
@@ -17,4 +17,9 @@ urlpatterns = [
     path("<slug:code>/log/", views.game_log, name="log"),
     path("<slug:code>/review/", views.review, name="review"),
     path("<slug:code>/export.json", views.export, name="export"),
+    path("<slug:code>/chat/", chat_views.post_message, name="chat_post"),
+    path("<slug:code>/chat/switch/", chat_views.switch_chat, name="chat_switch"),
+    path(
+        "<slug:code>/chat/<int:message_id>/report/", chat_views.report_message, name="chat_report"
+    ),
 ]

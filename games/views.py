@@ -24,6 +24,7 @@ from games import limits, review as reviews, rules
 from games.board import board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
+from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.log import dealt_state, full_log
@@ -47,6 +48,7 @@ def table(request, code):
         raise Http404  # as the waiting room of a private table does: no sign it exists
     context = table_context(game, request.user)
     seat = game.seats.filter(user=request.user).first()
+    context["chat"] = chat_context(game, request.user, context["seat"])
     if seat is not None:
         _seen(game, request.user)
         if game.status == Game.Status.ACTIVE:
@@ -339,6 +341,7 @@ def review(request, code):
         context = reviews.review_context(game, n, seat, whole_page=not fragment)
     except reviews.Unreplayable as e:
         raise PermissionDenied(_("The record of this game cannot be replayed.")) from e
+    context["chat"] = review_chat(game, request.user, n)
     if fragment:
         return render(request, "games/review.html#position", context)
     return render(request, "games/review.html", context)

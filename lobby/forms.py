@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _, ngettext
 
+from accounts.blocks import has_blocked
 from games import bots
 from games.models import Game
 
@@ -208,5 +209,8 @@ class InviteForm(forms.Form):
             raise forms.ValidationError(
                 _("%(name)s already has a seat at this table."), params={"name": invitee.name}
             )
+        if has_blocked(invitee, self.game.host):
+            # The host is not told that they are blocked (accounts/blocks.py).
+            raise forms.ValidationError(_("You can't invite this player."))
         self.invitee = invitee
         return username

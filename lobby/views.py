@@ -19,6 +19,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from games import bots, limits, rules, vacation as vacations
 from games.models import (
@@ -86,6 +87,8 @@ def quick_game(request):
     if request.method != "POST":
         return redirect("lobby:home")
     for game in quick_game_tables(request.user)[:QUICK_GAME_TRIES]:
+        if kept_from_table(request.user, game):
+            continue
         try:
             game.join(request.user)
         except SeatingError:
@@ -176,6 +179,9 @@ def join(request, code):
     game = _get_table(request, code)
     if request.method != "POST":
         return redirect("lobby:table", code)
+    if kept_from_table(request.user, game):
+        # Someone at the table has blocked this user, who is not told so (accounts/blocks.py).
+        return _refuse(request, game, _("You can't join this table."))
     try:
         game.join(request.user)
     except SeatingError as e:

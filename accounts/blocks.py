@@ -1,0 +1,54 @@
+"""Blocking: a user hides another user's chat and keeps them away from their tables.
+
+The blocked user is never told: they see no chat change of their own, and a
+table they may not join or a player they may not invite says only that
+("You can't join this table"), as a full table would.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Block(models.Model):
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+def blocked_ids(user):
+    """Return the ids of the users `user` has blocked."""
+    if not user.is_authenticated:
+        return set()
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
+def has_blocked(blocker, blocked):
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def block(blocker, blocked):
+    if blocker.pk != blocked.pk:
+        Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+
+
+def unblock(blocker, blocked):
+    Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+def kept_from_table(user, game):
+    """Whether the host or a player seated at `game` has blocked `user`."""
+    people = set(game.seats.values_list("user_id", flat=True)) | {game.host_id}
+    return Block.objects.filter(blocker_id__in=people, blocked=user).exists()

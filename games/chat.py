@@ -1,0 +1,248 @@
+"""Table chat: the players' chat, the spectators' chat, their limits and who may read them.
+
+Each game has two rooms. The seated players write in the players' chat,
+which everyone watching reads; spectators write in the spectators' chat,
+which the players do not receive while the game runs (no coaching through
+it). Once the game has ended both are open to all, in the review too.
+
+Only a message's id goes through the channel layer ("chat.message"); each
+socket reads it and decides for its own user (games/chat_socket.py), as
+boards are drawn per socket.
+"""
+
+import re
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy as _
+
+from accounts.blocks import blocked_ids
+from games.models import Game, group_name, group_send
+
+MAX_LENGTH = 500
+# A user may send RATE_COUNT messages in RATE_SECONDS, in all their games together.
+RATE_COUNT = 5
+RATE_SECONDS = 10
+# The newest messages a table shows of each room (the review shows them all).
+SHOWN = 100
+
+# C0 controls but the newline, DEL, C1 controls, and the marks that reorder text
+# (LRM, RLM, the embeddings and overrides U+202A-U+202E, the isolates U+2066-U+2069).
+_UNWANTED = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+PHRASES = {
+    "good_luck": _("Good luck"),
+    "well_played": _("Well played"),
+    "thanks": _("Thanks"),
+    "good_game": _("Good game"),
+}
+
+
+class ChatError(Exception):
+    """A message was refused; the text tells its writer why."""
+
+
+class ChatMessage(models.Model):
+    class Room(models.TextChoices):
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    room = models.CharField(max_length=12, choices=Room)
+    text = models.TextField(blank=True)
+    # A quick phrase is stored by its key: each reader reads it in their own language.
+    phrase = models.CharField(max_length=16, blank=True)
+    # The moves made when it was written: the review shows it from that position on.
+    after_move = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["game", "room", "id"], name="chat_game_room")]
+
+    def __str__(self):
+        return f"{self.game_id}/{self.room}: {self.shown_text()[:40]}"
+
+    def shown_text(self):
+        if self.phrase in PHRASES:
+            return str(PHRASES[self.phrase])
+        return self.text
+
+
+class ChatMute(models.Model):
+    """A player's chat switched off in one game (User.chat_off switches it off in all)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_mutes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="chat_mute_once")]
+
+    def __str__(self):
+        return f"{self.game_id}: {self.user_id}"
+
+
+class Report(models.Model):
+    """A message reported to the admin by one of its readers."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="report_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.reporter_id} reports {self.message_id}"
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def clean_text(raw):
+    """Return `raw` without control and bidi characters, its line ends as newlines, trimmed."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    return _UNWANTED.sub("", text).strip()
+
+
+def seat_of(game, user):
+    return game.seats.filter(user_id=user.pk).values_list("position", flat=True).first()
+
+
+def writing_room(game, user, seat):
+    """Return the room `user` writes in at `game` (seat: theirs, or None for a spectator)."""
+    return ChatMessage.Room.PLAYERS if seat is not None else ChatMessage.Room.SPECTATORS
+
+
+def chat_off(game, user):
+    """Whether `user` has switched the chat off, in every game or in this one."""
+    if getattr(user, "chat_off", False):
+        return True
+    return ChatMute.objects.filter(game=game, user_id=user.pk).exists()
+
+
+def set_chat_off(game, user, off):
+    if off:
+        ChatMute.objects.get_or_create(game=game, user=user)
+    else:
+        ChatMute.objects.filter(game=game, user=user).delete()
+
+
+def post(game, user, seat, text="", phrase="", room=""):
+    """Store a message of `user` (at `seat`, None for a spectator) and announce it; return it.
+
+    Raise ChatError with a readable reason, changing nothing, when it is refused.
+    """
+    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        raise ChatError(gettext("This game has no chat."))
+    mine = writing_room(game, user, seat)
+    if room and room != mine:
+        if seat is None:
+            raise ChatError(gettext("Only the players can write in the players' chat."))
+        raise ChatError(gettext("The players do not write in the spectators' chat."))
+    if chat_off(game, user):
+        raise ChatError(gettext("Your chat is off: switch it on to write."))
+    if phrase:
+        if phrase not in PHRASES:
+            raise ChatError(gettext("Choose one of the offered phrases."))
+        text = ""
+    else:
+        text = clean_text(text)
+        if not text:
+            raise ChatError(gettext("Write a message first."))
+        if len(text) > MAX_LENGTH:
+            raise ChatError(
+                gettext("A message can be at most %(count)s characters long.")
+                % {"count": MAX_LENGTH}
+            )
+    take_rate_slot(user)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            game=game,
+            user=user,
+            room=mine,
+            text=text,
+            phrase=phrase,
+            after_move=game.moves.count(),
+        )
+        transaction.on_commit(lambda: announce(game.code, message.pk))
+    return message
+
+
+def take_rate_slot(user):
+    """Count a message against its writer's rate; raise ChatError when over it.
+
+    The times live in the cache, which every server process shares (Redis
+    in production). Two messages at the very same moment may both pass: the
+    bound is for floods, not for one message more.
+    """
+    key = f"chat-rate:{user.pk}"
+    now = time.time()
+    try:
+        recent = [t for t in cache.get(key, []) if now - t < RATE_SECONDS]
+    except Exception:
+        return  # a failing cache must not stop the chat
+    if len(recent) >= RATE_COUNT:
+        raise ChatError(
+            gettext("You are writing too fast: wait a few seconds before your next message.")
+        )
+    try:
+        cache.set(key, recent + [now], RATE_SECONDS)
+    except Exception:
+        pass
+
+
+def announce(code, message_id):
+    group_send(group_name(code), {"type": "chat.message", "id": message_id})
+
+
+def report(message, user):
+    """Record `user`'s report of `message` (once); a message of their own is not reported."""
+    if message.user_id == user.pk:
+        raise ChatError(gettext("You cannot report your own message."))
+    Report.objects.get_or_create(message=message, reporter=user)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def readable_rooms(game, seat):
+    """Return the rooms a reader at `seat` (None: a spectator) receives in `game`."""
+    if seat is not None and game.status != Game.Status.FINISHED:
+        return [ChatMessage.Room.PLAYERS]
+    return [ChatMessage.Room.PLAYERS, ChatMessage.Room.SPECTATORS]
+
+
+def may_read(message, game, user, seat):
+    """Whether `message` reaches `user` (at `seat`): its room, their blocks and their switch."""
+    if message.room not in readable_rooms(game, seat):
+        return False
+    if message.user_id in blocked_ids(user):
+        return False
+    return not chat_off(game, user)
+
+
+def messages_for(game, user, rooms, upto_move=None, newest=SHOWN):
+    """Return {room: [messages]} of `rooms`, without the authors `user` has blocked."""
+    found = {}
+    hidden = blocked_ids(user)
+    for room in rooms:
+        query = game.chat_messages.filter(room=room).exclude(user_id__in=hidden)
+        if upto_move is not None:
+            query = query.filter(after_move__lte=upto_move)
+        query = query.select_related("user").order_by("-pk")
+        if newest:
+            query = query[:newest]
+        found[room] = list(reversed(query))
+    return found

@@ -1,0 +1,59 @@
+"""What the chat panel shows one user, and its fragments for htmx answers and sockets."""
+
+from django.template.loader import render_to_string
+
+from games import chat, presence
+from games.board import player_name, seats_at
+from games.models import Game
+
+
+def chat_context(game, user, seat, **extra):
+    """Return what the table's chat panel shows `user` (at `seat`), or None for no chat."""
+    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        return None
+    off = chat.chat_off(game, user)
+    rooms = [] if off else chat.readable_rooms(game, seat)
+    found = chat.messages_for(game, user, rooms)
+    return {
+        "code": game.code,
+        "off": off,
+        "off_always": bool(getattr(user, "chat_off", False)),
+        "rooms": [{"name": room, "messages": found[room]} for room in rooms],
+        "writes_in": chat.writing_room(game, user, seat),
+        "phrases": [(key, str(label)) for key, label in chat.PHRASES.items()],
+        "viewer": user.pk,
+        "people": people(game),
+        "correspondence": game.pace == Game.Pace.CORRESPONDENCE,
+        **extra,
+    }
+
+
+def people(game):
+    """Return the players of `game`: name, whether they have its table open now, last seen."""
+    seats = seats_at(game)
+    here = presence.present(game.code, [s.user_id for s in seats])
+    return [
+        {"name": player_name(s.user), "here": s.user_id in here, "seen_at": s.seen_at}
+        for s in seats
+    ]
+
+
+def review_chat(game, user, upto_move):
+    """Return both rooms' messages written up to move `upto_move` of a finished game."""
+    rooms = chat.readable_rooms(game, None)
+    found = chat.messages_for(game, user, rooms, upto_move=upto_move, newest=None)
+    return {"rooms": [{"name": room, "messages": found[room]} for room in rooms], "viewer": user.pk}
+
+
+def new_message_html(message, viewer_id):
+    """Return the fragment that appends `message` to its room's list on a reader's page."""
+    context = {"message": message, "chat": {"code": message.game.code, "viewer": viewer_id}}
+    return render_to_string("games/chat.html#new_message", context)
+
+
+def presence_html(game):
+    context = {
+        "oob": True,
+        "chat": {"people": people(game), "correspondence": game.pace == Game.Pace.CORRESPONDENCE},
+    }
+    return render_to_string("games/chat.html#presence", context)

@@ -1,0 +1,83 @@
+"""The chat's and presence's part of the game socket (mixed into games.consumers.GameConsumer).
+
+Only ids travel through the channel layer: "chat.message" carries a message's
+id, "presence.changed" nothing. Each socket reads the message and sends it
+only if its own user may read it (games/chat.py: the room, their blocks and
+their switch): the players' sockets never receive the spectators' chat while
+the game runs, and a blocker's socket never receives the blocked user's
+messages.
+
+Presence is counted per socket (games/presence.py): a player is here while
+one of their sockets on the game is open.
+"""
+
+import secrets
+
+from django.utils import timezone, translation
+
+from games import chat, presence
+from games.chat_panel import new_message_html, presence_html
+from games.models import Game, Seat, group_send
+
+
+class ChatSocket:
+    presence_key = None
+    chat_seat = None
+
+    def websocket_connect(self, message):
+        super().websocket_connect(message)
+        if self.accepted and getattr(self, "group", None):
+            self.chat_connect()
+
+    def websocket_disconnect(self, message):
+        self.chat_disconnect()
+        super().websocket_disconnect(message)
+
+    def socket_check(self, event):
+        super().socket_check(event)
+        if self.presence_key:
+            presence.renew(self.presence_key, self.presence_token)
+
+    def chat_connect(self):
+        self.chat_seat = (
+            Seat.objects.filter(game__code=self.code, user_id=self.user.pk)
+            .values_list("position", flat=True)
+            .first()
+        )
+        if self.chat_seat is None:
+            return
+        self.presence_token = secrets.token_hex(8)
+        self.presence_key = presence.arrive(self.code, self.user.pk, self.presence_token)
+        self.announce_presence()
+
+    def chat_disconnect(self):
+        if not self.presence_key:
+            return
+        presence.leave(self.presence_key, self.presence_token)
+        self.presence_key = None
+        # "Last seen" of correspondence games: the moment the table was closed.
+        Seat.objects.filter(game__code=self.code, user_id=self.user.pk).update(
+            seen_at=timezone.now()
+        )
+        self.announce_presence()
+
+    def announce_presence(self):
+        group_send(self.group, {"type": "presence.changed"})
+
+    def presence_changed(self, event):
+        game = Game.objects.filter(code=self.code).first()
+        if game is None:
+            return
+        with translation.override(self.language()):
+            self.send(text_data=presence_html(game))
+
+    def chat_message(self, event):
+        message = (
+            chat.ChatMessage.objects.select_related("game", "user")
+            .filter(pk=event.get("id"), game__code=self.code)
+            .first()
+        )
+        if message is None or not chat.may_read(message, message.game, self.user, self.chat_seat):
+            return
+        with translation.override(self.language()):
+            self.send(text_data=new_message_html(message, self.user.pk))
