@@ -22,16 +22,19 @@ def chat_context(game, user, seat, **extra):
         "writes_in": chat.writing_room(game, user, seat),
         "phrases": [(key, str(label)) for key, label in chat.PHRASES.items()],
         "viewer": user.pk,
-        "people": people(game),
+        # The viewer has the table open: their socket is about to say so.
+        "people": people(game, here_too={user.pk}),
         "correspondence": game.pace == Game.Pace.CORRESPONDENCE,
         **extra,
     }
 
 
-def people(game):
+def people(game, here=None, here_too=()):
     """Return the players of `game`: name, whether they have its table open now, last seen."""
     seats = seats_at(game)
-    here = presence.present(game.code, [s.user_id for s in seats])
+    if here is None:
+        here = presence.present(game.code, [s.user_id for s in seats])
+    here = set(here) | set(here_too)
     return [
         {"name": player_name(s.user), "here": s.user_id in here, "seen_at": s.seen_at}
         for s in seats
@@ -51,9 +54,9 @@ def new_message_html(message, viewer_id):
     return render_to_string("games/chat.html#new_message", context)
 
 
-def presence_html(game):
+def presence_html(game, here):
     context = {
         "oob": True,
-        "chat": {"people": people(game), "correspondence": game.pace == Game.Pace.CORRESPONDENCE},
+        "chat": {"people": people(game, here), "correspondence": game.pace == Game.Pace.CORRESPONDENCE},
     }
     return render_to_string("games/chat.html#presence", context)

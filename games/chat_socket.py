@@ -22,6 +22,7 @@ from games.models import Game, Seat, group_send
 
 class ChatSocket:
     presence_key = None
+    presence_drawn = frozenset()
     chat_seat = None
 
     def websocket_connect(self, message):
@@ -39,6 +40,9 @@ class ChatSocket:
             presence.renew(self.presence_key, self.presence_token)
 
     def chat_connect(self):
+        # The page was drawn with its own viewer here and the others as they were then.
+        game = Game.objects.filter(code=self.code).first()
+        self.presence_drawn = self.players_here(game) | {self.user.pk} if game else set()
         self.chat_seat = (
             Seat.objects.filter(game__code=self.code, user_id=self.user.pk)
             .values_list("position", flat=True)
@@ -65,11 +69,19 @@ class ChatSocket:
         group_send(self.group, {"type": "presence.changed"})
 
     def presence_changed(self, event):
+        """Send the presence list if it has changed since this socket last drew it."""
         game = Game.objects.filter(code=self.code).first()
         if game is None:
             return
+        here = self.players_here(game)
+        if here == self.presence_drawn:
+            return
+        self.presence_drawn = here
         with translation.override(self.language()):
-            self.send(text_data=presence_html(game))
+            self.send(text_data=presence_html(game, here))
+
+    def players_here(self, game):
+        return presence.present(game.code, game.seats.values_list("user_id", flat=True))
 
     def chat_message(self, event):
         message = (
