@@ -38,6 +38,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from games.chat import ChatMessage
 from games.models import Game, Seat
 from games.tests.helpers import card_ids
 from games.tests.review_helpers import stored_game
@@ -123,6 +124,7 @@ accounts:leaderboard               -         200/200      200/200      200/200  
 accounts:hide_table_hints          -         login/login  405/302      405/302      405/302
 accounts:take_vacation             -         login/login  405/302      405/302      405/302
 accounts:end_vacation              -         login/login  405/302      405/302      405/302
+accounts:block                     -         login/login  405/302      405/302      405/302
 how_to_play                        -         200/405      200/405      200/405      200/405
 
 games:finished                     -         login/login  200/200      200/200      200/200
@@ -187,6 +189,25 @@ games:export                       active    login/login  403/403      403/403  
 games:export                       secret    login/login  403/403      403/403      403/403
 games:export                       finished  login/login  200/200      200/200      200/200
 games:export                       missing   login/login  404/404      404/404      404/404
+
+games:chat_post                    open      login/login  405/302      405/302      405/302
+games:chat_post                    private   login/login  405/404      405/302      405/302
+games:chat_post                    active    login/login  405/302      405/302      405/302
+games:chat_post                    secret    login/login  405/404      405/302      405/302
+games:chat_post                    finished  login/login  405/302      405/302      405/302
+games:chat_post                    missing   login/login  405/404      405/404      405/404
+games:chat_switch                  open      login/login  405/302      405/302      405/302
+games:chat_switch                  private   login/login  405/404      405/302      405/302
+games:chat_switch                  active    login/login  405/302      405/302      405/302
+games:chat_switch                  secret    login/login  405/404      405/302      405/302
+games:chat_switch                  finished  login/login  405/302      405/302      405/302
+games:chat_switch                  missing   login/login  405/404      405/404      405/404
+games:chat_report                  open      login/login  405/302      405/302      405/302
+games:chat_report                  private   login/login  405/404      405/302      405/302
+games:chat_report                  active    login/login  405/302      405/302      405/302
+games:chat_report                  secret    login/login  405/404      405/302      405/302
+games:chat_report                  finished  login/login  405/302      405/302      405/302
+games:chat_report                  missing   login/login  405/404      405/404      405/404
 """
 
 # What a socket does for each role. For the game socket: "hand" is accepted and sends
@@ -312,6 +333,16 @@ def url_for(route, pattern, game):
         return reverse(route, args=["MQ", "not-a-token"])
     if route == "accounts:profile":
         return reverse(route, args=["bob"])
+    if route == "accounts:block":
+        return reverse(route, args=["bob"])
+    if route == "games:chat_report":
+        # A message of alice's in the players' chat: whoever may read it may report it.
+        message_id = 999_999
+        if game is not None:
+            message_id = ChatMessage.objects.get_or_create(
+                game=game, user=game.host, room="players", defaults={"text": "hello"}
+            )[0].pk
+        return reverse(route, args=[code, message_id])
     if route == "accounts:versus":
         return reverse(route, args=["alice", "bob"])
     if "<slug:code>" in pattern:
