@@ -1,0 +1,118 @@
+"""The chat and presence over the game socket: each socket gets only what its user may read."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+
+from accounts.blocks import block
+from config.asgi import application
+from games import chat
+from games.models import Seat
+from games.tests.test_consumer import session_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()  # presence and the rate limit live there
+    yield
+    cache.clear()
+
+
+async def connect(game, user):
+    headers = await sync_to_async(session_headers)(user)
+    socket = WebsocketCommunicator(application, f"/ws/games/{game.code}/", headers)
+    connected, _code = await socket.connect()
+    assert connected
+    return socket
+
+
+async def everything(socket, quiet=0.5):
+    """Return every message the socket is sent until it has been quiet for `quiet` seconds."""
+    found = []
+    while not await socket.receive_nothing(timeout=quiet):
+        found.append(await socket.receive_from(timeout=5))
+    return "\n".join(found)
+
+
+async def post(game, user, text, **fields):
+    seat = await sync_to_async(chat.seat_of)(game, user)
+    return await sync_to_async(chat.post)(game, user, seat, text=text, **fields)
+
+
+async def test_it_never_sends_the_spectators_chat_to_a_player_socket_during_the_game(
+    table_game, alice, bob, charlie
+):
+    sockets = [await connect(table_game, user) for user in (alice, bob, charlie)]
+    try:
+        for socket in sockets:
+            await everything(socket)
+
+        await post(table_game, charlie, "coaching: bob holds a Just Say No")
+        alice_got, bob_got, charlie_got = [await everything(s) for s in sockets]
+
+        assert "coaching" in charlie_got and 'id="chat-spectators"' in charlie_got
+        assert "coaching" not in alice_got + bob_got
+        assert alice_got == bob_got == ""
+
+        await post(table_game, alice, "good luck, bob")
+        for socket in sockets:
+            got = await everything(socket)
+            assert "good luck, bob" in got and 'id="chat-players"' in got
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_it_does_not_deliver_a_blocked_users_messages_to_the_blocker(
+    table_game, alice, bob, charlie
+):
+    await sync_to_async(block)(alice, bob)
+    sockets = [await connect(table_game, user) for user in (alice, charlie)]
+    try:
+        for socket in sockets:
+            await everything(socket)
+
+        await post(table_game, bob, "you cannot hear me")
+
+        assert "you cannot hear me" not in await everything(sockets[0])
+        assert "you cannot hear me" in await everything(sockets[1])
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_it_escapes_a_message_on_the_socket(table_game, alice, bob):
+    socket = await connect(table_game, bob)
+    try:
+        await everything(socket)
+        await post(table_game, alice, "<img src=x onerror=alert(1)>")
+        got = await everything(socket)
+        assert "&lt;img src=x onerror=alert(1)&gt;" in got
+        assert "<img" not in got
+    finally:
+        await socket.disconnect()
+
+
+async def test_it_shows_who_has_the_table_open_live(table_game, alice, bob):
+    alice_socket = await connect(table_game, alice)
+    try:
+        await everything(alice_socket)
+
+        bob_socket = await connect(table_game, bob)
+        arrived = await everything(alice_socket)
+        await everything(bob_socket)
+        await bob_socket.disconnect()
+        left = await everything(alice_socket)
+
+        assert 'id="presence"' in arrived
+        bob_line = arrived.split("bob</span>")[0].rsplit("<li", 1)[1]
+        assert 'class="here"' in bob_line
+        bob_line = left.split("bob</span>")[0].rsplit("<li", 1)[1]
+        assert 'class="here"' not in bob_line
+        seen = await sync_to_async(Seat.objects.get)(game=table_game, user=bob)
+        assert seen.seen_at is not None
+    finally:
+        await alice_socket.disconnect()
