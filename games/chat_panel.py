@@ -35,8 +35,10 @@ def people(game, here=None, here_too=()):
     if here is None:
         here = presence.present(game.code, [s.user_id for s in seats])
     here = set(here) | set(here_too)
+    # Read afresh: the seats of a version are kept (games/board.py), their seen_at moves on.
+    seen = dict(game.seats.values_list("user_id", "seen_at"))
     return [
-        {"name": player_name(s.user), "here": s.user_id in here, "seen_at": s.seen_at}
+        {"name": player_name(s.user), "here": s.user_id in here, "seen_at": seen.get(s.user_id)}
         for s in seats
     ]
 
@@ -57,6 +59,9 @@ def new_message_html(message, viewer_id):
 def presence_html(game, here):
     context = {
         "oob": True,
-        "chat": {"people": people(game, here), "correspondence": game.pace == Game.Pace.CORRESPONDENCE},
+        "chat": {
+            "people": people(game, here),
+            "correspondence": game.pace == Game.Pace.CORRESPONDENCE,
+        },
     }
     return render_to_string("games/chat.html#presence", context)

@@ -266,3 +266,20 @@ def test_it_shows_both_chats_in_the_review_stepping_with_the_moves(client, alice
 
     assert "glhf" in at_deal and "what a deal" not in at_deal
     assert "glhf" in later and "what a deal" in later
+
+
+def test_it_shows_when_each_player_of_a_correspondence_game_was_last_seen(
+    client, alice, bob, traveller
+):
+    game = Game.objects.create(host=alice, seat_count=2, pace=Game.Pace.CORRESPONDENCE)
+    game.seats.create(user=alice, position=0)
+    game.seats.create(user=bob, position=1)
+    game.start()
+    client.force_login(bob)
+    table(client, game)
+    traveller.shift(timedelta(hours=3))
+    client.force_login(alice)
+
+    page = table(client, game)
+
+    assert "last seen 3\xa0hours ago" in page
