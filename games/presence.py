@@ -12,7 +12,7 @@ import logging
 
 from django.core.cache import cache
 
-from games.sockets import slot_seconds
+from games.sockets import release_slots, renew_slots, slot_seconds
 
 log = logging.getLogger(__name__)
 
@@ -37,21 +37,11 @@ def arrive(code, user_id, token):
 
 
 def renew(key, token):
-    try:
-        if cache.get(key) == token:
-            cache.touch(key, slot_seconds())
-        else:
-            cache.add(key, token, slot_seconds())
-    except Exception:
-        log.warning("Presence not renewed: the cache failed", exc_info=True)
+    renew_slots([key], token)
 
 
 def leave(key, token):
-    try:
-        if cache.get(key) == token:
-            cache.delete(key)
-    except Exception:
-        log.warning("Presence not released: the cache failed", exc_info=True)
+    release_slots([key], token)
 
 
 def present(code, user_ids):
