@@ -953,3 +953,6 @@ class Notification(models.Model):
             found += [cls(user_id=u, game=game, kind=cls.Kind.YOUR_TURN) for u in waiting]
         cls.objects.bulk_create(found)
         return {n.user_id for n in found}
+
+
+from games.analysis import Analysis  # noqa: E402, F401  (post-game analysis, its own module)

@@ -143,6 +143,7 @@ def analyse(
     total=None,
     deals=MAX_DEALS,
     on_verdict=None,
+    stop_after=None,
 ):
     """Replay a game and judge the decisions numbered in `wanted`; return {n: verdict}.
 
@@ -151,26 +152,35 @@ def analyse(
     `seconds` at most, and less when `total` seconds shared among the decisions
     left would be less. The sampling of decision n is seeded from `sample_seed`
     (public, e.g. the game's code) and n; `judge` sees only the view.
-    `on_verdict(n, verdict)` hears each verdict as it comes.
+    `on_verdict(n, verdict)` hears each verdict as it comes (None: the seat had
+    no choice). After `stop_after` seconds no new decision is begun (one at least is): the
+    caller goes on later with the decisions left.
     """
     state = new_game(players, seed, options)
     left = sorted(n for n in wanted if 1 <= n <= len(moves))
     start = time.perf_counter()
     found = {}
+    looked = 0
     for n, (seat, move) in enumerate(moves, 1):
-        if left and left[0] == n:
+        if not left:
+            break
+        if left[0] == n:
+            if looked and stop_after is not None and time.perf_counter() - start > stop_after:
+                break
+            looked += 1
             left.pop(0)
             budget = seconds
             if total is not None:
                 remaining = max(0.0, total - (time.perf_counter() - start))
                 share = remaining / (len(left) + 1)
                 budget = share if budget is None else min(budget, share)
+            verdict = None
             if move.kind != RESIGN:
                 rng = random.Random(f"{sample_seed}:{n}")
                 verdict = judge(view_for(state, seat), move, rng, budget, deals)
-                if verdict is not None:
-                    found[n] = verdict
-                    if on_verdict is not None:
-                        on_verdict(n, verdict)
+            if verdict is not None:
+                found[n] = verdict
+            if on_verdict is not None:
+                on_verdict(n, verdict)
         apply(state, seat, move)
     return found
