@@ -16,5 +16,6 @@ urlpatterns = [
     path("<slug:code>/computer/", views.new_computer_game, name="computer"),
     path("<slug:code>/log/", views.game_log, name="log"),
     path("<slug:code>/review/", views.review, name="review"),
+    path("<slug:code>/analysis/", views.analysis, name="analysis"),
     path("<slug:code>/export.json", views.export, name="export"),
 ]
