@@ -187,14 +187,16 @@ def claim(worker, now=None):
     return None
 
 
-def analyse_next(worker=None, seconds=None):
+def analyse_next(now=None, worker=None, seconds=None):
     """Queue the games that ended lately, then work on one analysis for a while.
 
     The worker's job: return 1 if it judged anything (more may be due at
-    once), else 0. `seconds` defaults to ANALYSIS_SECONDS_PER_ROUND.
+    once), else 0. `worker` names this worker (default: host and process),
+    `seconds` defaults to ANALYSIS_SECONDS_PER_ROUND.
     """
-    queue_finished_games()
-    analysis = claim(worker or worker_name())
+    now = now or timezone.now()
+    queue_finished_games(now)
+    analysis = claim(worker or worker_name(), now)
     if analysis is None:
         return 0
     try:

@@ -30,14 +30,14 @@ def small_budget(settings):
 
 def run_to_the_end(worker="w1", slices=500):
     for _ in range(slices):
-        if not analyse_next(worker, seconds=0.2):
+        if not analyse_next(worker=worker, seconds=0.2):
             return
     raise AssertionError("the analysis never ended")
 
 
 def test_it_queues_a_game_that_ended_and_analyses_it_in_slices(alice, bob):
     game = stored_game([alice, bob], seed=3)
-    assert analyse_next("w1", seconds=0) == 1
+    assert analyse_next(worker="w1", seconds=0) == 1
     analysis = Analysis.objects.get(game=game)
     assert analysis.status == Analysis.Status.RUNNING
     assert 0 < analysis.judged < analysis.decisions == len(decisions_to_judge(game))
@@ -55,19 +55,19 @@ def test_it_works_on_one_game_at_a_time_and_another_worker_takes_the_next(alice,
     first = stored_game([alice, bob], seed=3)
     second = stored_game([alice, bob], seed=2)
     Game.objects.filter(pk=second.pk).update(ended_at=first.ended_at + timedelta(seconds=1))
-    analyse_next("w1", seconds=0)
+    analyse_next(worker="w1", seconds=0)
     assert Analysis.objects.get(game=first).worker == "w1"
-    analyse_next("w1", seconds=0)
+    analyse_next(worker="w1", seconds=0)
     assert Analysis.objects.get(game=first).status == Analysis.Status.RUNNING
     assert Analysis.objects.get(game=second).status == Analysis.Status.QUEUED
-    analyse_next("w2", seconds=0)
+    analyse_next(worker="w2", seconds=0)
     assert Analysis.objects.get(game=second).worker == "w2"
     assert Analysis.objects.get(game=first).worker == "w1"
 
 
 def test_it_goes_on_after_a_restart_from_the_last_decision_saved(alice, bob):
     game = stored_game([alice, bob], seed=3)
-    analyse_next("w1", seconds=0)
+    analyse_next(worker="w1", seconds=0)
     saved = Analysis.objects.get(game=game)
     # w1 died. A new worker leaves the claim alone while it is fresh, then takes it over.
     assert claim("w9") is None
@@ -84,7 +84,7 @@ def test_it_goes_on_after_a_restart_from_the_last_decision_saved(alice, bob):
 def test_it_never_queues_or_analyses_a_game_in_play(alice, bob):
     game = started_game([alice, bob])
     assert queue_finished_games() == 0
-    assert analyse_next("w1") == 0
+    assert analyse_next(worker="w1") == 0
     with pytest.raises(AnalysisRefused, match="once it has ended"):
         request_analysis(game, alice)
     assert not Analysis.objects.exists()

@@ -36,7 +36,7 @@ def finished(alice, bob):
 @pytest.fixture
 def analysed(finished):
     """The finished game analysed, one of alice's moves made a blunder the engine would not make."""
-    while analyse_next("w1", seconds=1):
+    while analyse_next(worker="w1", seconds=1):
         pass
     analysis = Analysis.objects.get(game=finished)
     assert analysis.status == Analysis.Status.DONE
@@ -93,13 +93,13 @@ def test_it_offers_to_request_an_analysis_and_queues_it(client, charlie, finishe
 def test_it_shows_progress_while_it_runs_and_reloads_the_page_when_done(client, alice, finished):
     client.force_login(alice)
     client.post(analysis_url(finished))
-    analyse_next("w1", seconds=0)
+    analyse_next(worker="w1", seconds=0)
 
     running = client.get(analysis_url(finished), **HTMX)
     assert "Analysing:" in running.content.decode() and "<progress" in running.content.decode()
     assert "HX-Refresh" not in running
 
-    while analyse_next("w1", seconds=1):
+    while analyse_next(worker="w1", seconds=1):
         pass
     done = client.get(analysis_url(finished), **HTMX)
     assert done["HX-Refresh"] == "true"

@@ -18,7 +18,7 @@ def small_budget(settings):
 
 
 def analyse_all():
-    while analyse_next("test", seconds=1):
+    while analyse_next(worker="test", seconds=1):
         pass
 
 
