@@ -20,7 +20,7 @@ import time
 
 from .determinize import determinize
 from .engine import apply, new_game
-from .moves import RESIGN
+from .moves import RESIGN, IllegalMove
 from .observe import view_for
 from .search import candidate_moves, clone, evaluate, guess, rollout, winning_line
 
@@ -177,7 +177,10 @@ def analyse(
             verdict = None
             if move.kind != RESIGN:
                 rng = random.Random(f"{sample_seed}:{n}")
-                verdict = judge(view_for(state, seat), move, rng, budget, deals)
+                try:
+                    verdict = judge(view_for(state, seat), move, rng, budget, deals)
+                except IllegalMove:
+                    verdict = None  # a move its view cannot replay: left unjudged, not the game
             if verdict is not None:
                 found[n] = verdict
             if on_verdict is not None:

@@ -110,3 +110,17 @@ def test_it_refuses_more_requests_than_a_player_may_make_in_a_day(settings, alic
     with pytest.raises(AnalysisRefused, match="1 analysis in the last day"):
         request_analysis(second, charlie)
     assert not Analysis.objects.filter(game=second).exists()
+
+
+@pytest.mark.parametrize("count, options", [(3, {"enhanced": True}), (10, {})])
+def test_it_analyses_games_of_many_players_in_either_edition(alice, bob, count, options):
+    users = [alice, bob] + [
+        get_user_model().objects.create_user(f"player{i}") for i in range(count - 2)
+    ]
+    game = stored_game(users, seed=6, options=options)
+    analyse_next(worker="w1", seconds=0)
+    analysis = Analysis.objects.get(game=game)
+    assert analysis.judged >= 1
+    (verdict,) = analysis.verdicts.values()
+    assert len(verdict["chances"]) == count
+    assert sum(verdict["chances"]) == pytest.approx(1, abs=0.01)

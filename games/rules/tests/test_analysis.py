@@ -116,6 +116,7 @@ def test_it_keeps_within_the_time_given_for_the_game():
     wanted = set(range(1, len(moves) + 1))
     start = time.perf_counter()
     found = analyse(list(range(4)), 11, None, moves, wanted, "code", seconds=1, total=0.5)
+    elapsed = time.perf_counter() - start
     # Each decision samples one deal at least: a little over the total, never a second a move.
-    assert time.perf_counter() - start < 0.5 + len(found) * 0.05
-    assert found
+    assert found and elapsed < 0.5 + len(found) * 0.2
+    assert max(verdict["deals"] for verdict in found.values()) <= 4
