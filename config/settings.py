@@ -262,6 +262,16 @@ COMPUTER_GAMES_PER_USER = envint("COMPUTER_GAMES_PER_USER", 3)  # in play, with 
 INVITATIONS_PER_HOUR = envint("INVITATIONS_PER_HOUR", 20)
 INVITATIONS_PER_INVITEE_PER_DAY = envint("INVITATIONS_PER_INVITEE_PER_DAY", 5)
 
+# Post-game analysis (games/analysis.py, run by the worker): CPU seconds per judged decision
+# and per game at most, seconds of it per worker round (the round's other jobs wait for it),
+# how long a game stays queued on its own once it ended, and analyses one player may ask
+# for in a day (0: no bound).
+ANALYSIS_SECONDS_PER_DECISION = float(env("ANALYSIS_SECONDS_PER_DECISION", "0.3"))
+ANALYSIS_SECONDS_PER_GAME = float(env("ANALYSIS_SECONDS_PER_GAME", "120"))
+ANALYSIS_SECONDS_PER_ROUND = float(env("ANALYSIS_SECONDS_PER_ROUND", "1"))
+ANALYSIS_AUTO_HOURS = envint("ANALYSIS_AUTO_HOURS", 24)
+ANALYSIS_REQUESTS_PER_DAY = envint("ANALYSIS_REQUESTS_PER_DAY", 10)
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),

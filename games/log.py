@@ -207,6 +207,24 @@ def full_log(moves, names, deck, dealt=None):
     return [teller.line(m) for m in moves]
 
 
+def tell_alternatives(moves, names, deck, dealt, alternatives):
+    """Return {n: sentence} for `alternatives`, {n: move JSON} of moves n could have been.
+
+    Each is told as if made instead of move n (by its seat, in the position before it),
+    with the same words as the log; `moves` is the whole log in order, `dealt` as for full_log.
+    """
+    teller = _Teller(names, deck, dealt)
+    told = {}
+    for index, m in enumerate(moves, 1):
+        if index in alternatives:
+            other = teller.copy()
+            if teller.state is not None:
+                other.state = rules.GameState.from_json(teller.state.to_json())
+            told[index] = other.tell(m.seat, alternatives[index])
+        teller.line(m)
+    return told
+
+
 class _Teller:
     """Turn moves into sentences, remembering the action being answered."""
 

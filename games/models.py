@@ -956,3 +956,4 @@ class Notification(models.Model):
 
 
 from games.chat import ChatMessage, ChatMute, Report  # noqa: E402, F401  (chat models, own module)
+from games.analysis import Analysis  # noqa: E402, F401  (post-game analysis, its own module)

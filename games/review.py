@@ -18,12 +18,13 @@ import logging
 from django.db import transaction
 from django.urls import reverse
 from django.utils.timesince import timesince
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import rules
+from games.analysis import Analysis
 from games.board import no_winner_text, player_name, present
 from games.cardnames import colour_name, kind_name
-from games.log import dealt_state, full_log, move_log
+from games.log import dealt_state, full_log, move_log, tell_alternatives
 from games.models import Checkpoint, Game
 from games.rules.state import ABANDONED, RESIGNED
 
@@ -201,11 +202,20 @@ def review_context(game, n, seat, whole_page=True):
     else:
         line = None
     context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
+    analysis = Analysis.objects.filter(game=game).first()
+    verdicts = verdicts_of(analysis)
+    context["chart"] = chart(game.code, verdicts, names, n, total, seat)
+    wanted = verdicts if whole_page else {k: v for k, v in verdicts.items() if k == n}
+    marks = present_marks(game, wanted, names, state.deck, moves)
+    context["verdict"] = marks.get(n)
     if whole_page:
         code = game.code
         context["lines"] = [
-            dict(line, index=i, url=review_url(code, i, seat)) for i, line in enumerate(lines, 1)
+            dict(line, index=i, url=review_url(code, i, seat), verdict=marks.get(i))
+            for i, line in enumerate(lines, 1)
         ]
+        context["analysis"] = analysis_status(game, analysis)
+        context["decisions_table"] = [line for line in context["lines"] if line["verdict"]]
         context["deal_url"] = review_url(code, 0, seat)
         context["perspectives"] = [
             {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
@@ -218,6 +228,8 @@ def review_context(game, n, seat, whole_page=True):
             for i, name in enumerate(names)
         ]
         context["summary"] = present_summary(game, summary, seats, names)
+        for player, totals in zip(context["summary"]["players"], analysis_totals(verdicts, names)):
+            player["analysis"] = totals
         context["export_url"] = reverse("games:export", args=[code])
         context["table_url"] = game.get_absolute_url()
     return context
@@ -287,6 +299,156 @@ def present_summary(game, summary, seats, names):
     }
 
 
+# --- the analysis ---------------------------------------------------------------------------
+
+MARK_NAMES = {
+    "inaccuracy": gettext_lazy("Inaccuracy"),
+    "mistake": gettext_lazy("Mistake"),
+    "blunder": gettext_lazy("Blunder"),
+}
+MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 160, 8
+
+
+def verdicts_of(analysis):
+    """Return the verdicts of `analysis` (None: not analysed) by move number."""
+    if analysis is None:
+        return {}
+    return {int(n): verdict for n, verdict in analysis.verdicts.items()}
+
+
+def analysis_status(game, analysis):
+    """Return the template data of the analysis' state: absent, queued, running, done, failed."""
+    code = game.code
+    data = {"state": "absent", "url": reverse("games:analysis", args=[code])}
+    if analysis is None:
+        return data
+    data["state"] = analysis.status
+    data["judged"] = analysis.judged
+    data["decisions"] = analysis.decisions
+    if analysis.status == Analysis.Status.QUEUED:
+        data["place"] = analysis.place()
+    return data
+
+
+def percent(chance):
+    return round(100 * chance)
+
+
+def chart(code, verdicts, names, n, total, seat):
+    """Return the data of the win-chance chart: a line per player, a point per decision judged.
+
+    Each decision's point is the win chance every player had after its move, as
+    the deciding seat estimated it from its own view.
+    """
+    if not verdicts:
+        return None
+    width, height, pad = CHART_WIDTH, CHART_HEIGHT, CHART_PAD
+
+    def x(i):
+        return round(pad + (width - 2 * pad) * i / max(total, 1), 1)
+
+    def y(chance):
+        return round(pad + (height - 2 * pad) * (1 - chance), 1)
+
+    count = len(names)
+    lines = [[(x(0), y(1 / count))] for _ in names]
+    decisions = []
+    for i in sorted(verdicts):
+        verdict = verdicts[i]
+        points = []
+        for p, chance in enumerate(verdict["chances"][:count]):
+            lines[p].append((x(i), y(chance)))
+            points.append({"player": p, "x": x(i), "y": y(chance)})
+        mover = verdict["seat"]
+        decisions.append(
+            {
+                "n": i,
+                "url": review_url(code, i, seat),
+                "current": i == n,
+                "mark": verdict["mark"],
+                "points": points,
+                "mover": {"x": x(i), "y": y(verdict["chances"][mover])},
+                "title": _("Move %(n)d, %(name)s: %(chances)s")
+                % {
+                    "n": i,
+                    "name": names[mover],
+                    "chances": ", ".join(
+                        f"{names[p]} {percent(c)}%" for p, c in enumerate(verdict["chances"])
+                    ),
+                },
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "now_x": x(n),
+        "grid": [{"y": y(level / 4), "label": f"{25 * level}%"} for level in (1, 2, 3)],
+        "players": [
+            {"index": p, "name": names[p], "points": " ".join(f"{a},{b}" for a, b in line)}
+            for p, line in enumerate(lines)
+        ],
+        "decisions": decisions,
+    }
+
+
+def present_marks(game, verdicts, names, deck, moves=None):
+    """Return {n: template data} of `verdicts`: chances, loss, mark and the engine's move in words."""
+    if not verdicts:
+        return {}
+    better = {n: v["best"] for n, v in verdicts.items() if v["best"] is not None}
+    told = {}
+    if better:
+        if moves is None:
+            moves = list(game.moves.order_by("n")[: max(better)])
+        told = tell_alternatives(moves, names, deck, dealt_state(game), better)
+    found = {}
+    for n, verdict in verdicts.items():
+        mover = verdict["seat"]
+        found[n] = {
+            "mark": verdict["mark"],
+            "mark_name": MARK_NAMES.get(verdict["mark"], ""),
+            "sign": MARK_SIGNS.get(verdict["mark"], ""),
+            "loss": verdict["loss"],
+            "chance": percent(verdict["chances"][mover]),
+            "best_chance": percent(verdict["best_chance"]),
+            "name": names[mover],
+            "chances": [
+                {"name": names[p], "percent": percent(c)} for p, c in enumerate(verdict["chances"])
+            ],
+            "alternative": told.get(n, ""),
+        }
+    return found
+
+
+def analysis_totals(verdicts, names):
+    """Return per player the summary of the analysis: "3 mistakes, average loss 4 points"."""
+    totals = []
+    for seat in range(len(names)):
+        mine = [v for v in verdicts.values() if v["seat"] == seat]
+        if not mine:
+            totals.append("")
+            continue
+        parts = []
+        for mark, words in (
+            ("blunder", lambda k: ngettext("%(count)d blunder", "%(count)d blunders", k)),
+            ("mistake", lambda k: ngettext("%(count)d mistake", "%(count)d mistakes", k)),
+            (
+                "inaccuracy",
+                lambda k: ngettext("%(count)d inaccuracy", "%(count)d inaccuracies", k),
+            ),
+        ):
+            count = sum(1 for v in mine if v["mark"] == mark)
+            if count:
+                parts.append(words(count) % {"count": count})
+        if not parts:
+            parts.append(_("no marked move"))
+        average = sum(v["loss"] for v in mine) / len(mine)
+        parts.append(_("average loss %(points).1f points") % {"points": average})
+        totals.append(", ".join(parts))
+    return totals
+
+
 # --- the record ---------------------------------------------------------------------------------
 
 
@@ -299,6 +461,7 @@ def export(game):
     """
     seats = list(game.seats.select_related("user"))
     end = rules.outcome(game.state()) or {}
+    analysis = Analysis.objects.filter(game=game).first()
     return {
         "code": game.code,
         "seed": game.seed,
@@ -321,4 +484,7 @@ def export(game):
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "ended_at": game.ended_at.isoformat() if game.ended_at else None,
         },
+        # Each decision judged from its seat's view: "chances" of every seat after the move
+        # (0 to 1), "best" the engine's move, "loss" the points of win chance given up.
+        "analysis": analysis.export() if analysis is not None else None,
     }

@@ -16,6 +16,7 @@ urlpatterns = [
     path("<slug:code>/computer/", views.new_computer_game, name="computer"),
     path("<slug:code>/log/", views.game_log, name="log"),
     path("<slug:code>/review/", views.review, name="review"),
+    path("<slug:code>/analysis/", views.analysis, name="analysis"),
     path("<slug:code>/export.json", views.export, name="export"),
     path("<slug:code>/chat/", chat_views.post_message, name="chat_post"),
     path("<slug:code>/chat/switch/", chat_views.switch_chat, name="chat_switch"),

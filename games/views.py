@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import limits, review as reviews, rules
+from games import analysis as analyses, limits, review as reviews, rules
 from games.board import board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
@@ -345,6 +345,32 @@ def review(request, code):
     if fragment:
         return render(request, "games/review.html#position", context)
     return render(request, "games/review.html", context)
+
+
+@never_cache
+@login_required
+def analysis(request, code):
+    """Ask for the analysis of a finished game (POST); its progress (GET, polled by htmx)."""
+    game = _get_finished_game(request, code)
+    review_page = reverse("games:review", args=[code])
+    if request.method == "POST":
+        try:
+            analyses.request_analysis(game, request.user)
+        except analyses.AnalysisRefused as e:
+            messages.error(request, str(e))
+        else:
+            messages.success(request, _("The analysis of this game is on its way."))
+        return redirect(review_page)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    if not request.htmx:
+        return redirect(review_page)
+    found = analyses.Analysis.objects.filter(game=game).first()
+    status = reviews.analysis_status(game, found)
+    if status["state"] == analyses.Analysis.Status.DONE:
+        # Its chart and marks are all over the page: load it again.
+        return HttpResponse(headers={"HX-Refresh": "true"})
+    return render(request, "games/review.html#analysis", {"analysis": status})
 
 
 @login_required

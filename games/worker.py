@@ -1,4 +1,4 @@
-"""The worker: timeouts, bot moves and emails, round after round, and where it runs.
+"""The worker: timeouts, bot moves, emails and post-game analysis, round after round, and where it runs.
 
 Its moves are broadcast after their commit through the channel layer. With
 Redis every process hears them, so the worker is a process of its own
@@ -24,6 +24,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games.analysis import analyse_next
 from games.bots import play_bot_moves
 from games.emails import send_due_emails
 from games.models import enforce_deadlines
@@ -35,11 +36,14 @@ log = logging.getLogger(__name__)
 # emails come last, so that they tell whose move it is after the round's moves.
 # Each job reads the clock itself when it needs it (a move under its game's
 # lock), so that a deadline a move starts counts from that move, not from the
-# start of the round.
+# start of the round. The post-game analysis comes last and takes at most
+# ANALYSIS_SECONDS_PER_ROUND of a round (games/analysis.py), so that moves and
+# emails never wait for it long.
 JOBS = [
     (enforce_deadlines, "timeout(s) applied"),
     (play_bot_moves, "bot move(s) made"),
     (send_due_emails, "email(s) sent"),
+    (analyse_next, "analysis slice(s) run"),
 ]
 INTERVAL = 0.5
 

@@ -183,6 +183,12 @@ games:review                       active    login/login  403/403      403/403  
 games:review                       secret    login/login  403/403      403/403      403/403
 games:review                       finished  login/login  200/200      200/200      200/200
 games:review                       missing   login/login  404/404      404/404      404/404
+games:analysis                     open      login/login  403/403      403/403      403/403
+games:analysis                     private   login/login  403/403      403/403      403/403
+games:analysis                     active    login/login  403/403      403/403      403/403
+games:analysis                     secret    login/login  403/403      403/403      403/403
+games:analysis                     finished  login/login  302/302      302/302      302/302
+games:analysis                     missing   login/login  404/404      404/404      404/404
 games:export                       open      login/login  403/403      403/403      403/403
 games:export                       private   login/login  403/403      403/403      403/403
 games:export                       active    login/login  403/403      403/403      403/403

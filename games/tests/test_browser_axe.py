@@ -10,6 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from conftest import open_page
+from games.analysis import Analysis
 from games.models import Game, Notification, Seat
 from games.tests.helpers import ALICE, BOB, set_position
 from games.tests.review_helpers import stored_game
@@ -81,6 +82,14 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         waiting = Game.objects.create(host=alice, seat_count=3)
         Seat.objects.create(game=waiting, user=alice, position=0)
         finished = stored_game([alice, bob], seed=9)
+        analysed = stored_game([alice, bob], seed=3)
+        seats = dict(analysed.moves.values_list("n", "seat"))
+        verdict = {"chances": [0.6, 0.4], "best": None, "best_chance": 0.6, "loss": 0.0, "mark": ""}
+        verdicts = {str(n): dict(verdict, seat=seats[n]) for n in range(1, 40)}
+        verdicts["12"].update(mark="blunder", loss=24.0, best={"kind": "end"}, best_chance=0.8)
+        Analysis.objects.create(
+            game=analysed, status=Analysis.Status.DONE, decisions=39, judged=39, verdicts=verdicts
+        )
         Notification.objects.create(user=alice, game=finished, kind=Notification.Kind.ENDED)
         Notification.objects.create(
             user=alice,
@@ -98,6 +107,7 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         "table-spectator": (charlie, f"/games/{table.code}/"),
         "payment-prompt": (alice, f"/games/{paying.code}/"),
         "review": (alice, f"/games/{finished.code}/review/?move=12"),
+        "review-analysed": (alice, f"/games/{analysed.code}/review/?move=12"),
         "profile": (alice, "/accounts/u/bob/"),
         "leaderboard": (alice, "/accounts/leaderboard/"),
         "settings": (alice, "/accounts/settings/"),

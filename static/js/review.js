@@ -3,7 +3,8 @@
 //  - the keys: left and right arrows for the previous and next move, Home and End,
 //  - the highlighted move in the list, following the position htmx swapped in,
 //  - autoplay at a chosen speed,
-//  - the position stepped to, read out in words (#review-announcer).
+//  - the position stepped to, read out in words (#review-announcer), with the
+//    analysis' verdict on its move when there is one.
 (function () {
   "use strict";
 
@@ -108,9 +109,10 @@
     if (!announcer || !shown) return;
     const count = shown.querySelector(".review-count");
     const current = shown.querySelector(".review-current strong");
-    announcer.textContent = [count, current]
+    const verdict = shown.querySelector(".review-verdict");
+    announcer.textContent = [count, current, verdict]
       .filter(Boolean)
-      .map(function (element) { return element.textContent.trim(); })
+      .map(function (element) { return element.textContent.replace(/\s+/g, " ").trim(); })
       .join(": ");
   });
 })();

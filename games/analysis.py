@@ -1,0 +1,262 @@
+"""Post-game analysis: the queue of finished games to analyse, and what was found.
+
+The engine judges each decision from its seat's view (games/rules/analysis.py);
+this module keeps one Analysis row per game: its place in the queue and its
+verdicts (one JSON document, by move number). The queue lives in the
+database, so it survives restarts: the worker (games/worker.py) runs
+`analyse_next` every round, which queues the games that ended lately, claims
+one game (the one it was on first: one game at a time per worker) and judges
+its decisions for ANALYSIS_SECONDS_PER_ROUND seconds, so that the round's
+other jobs (timeouts, bot moves) wait little. A worker that dies mid-analysis
+stops refreshing its claim; after STALE_AFTER another worker takes the game
+over from the last decision saved.
+
+An analysis exists only for a finished game: nothing here is read or queued
+while a game is played.
+"""
+
+import logging
+import os
+import socket
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _, ngettext
+
+from games import rules
+from games.models import Game, Move
+from games.rules.analysis import analyse
+
+log = logging.getLogger(__name__)
+
+STALE_AFTER = timedelta(minutes=2)  # a claim not refreshed for this long is a dead worker's
+
+
+class AnalysisRefused(Exception):
+    """An analysis that cannot be asked for; the message says why."""
+
+
+class Analysis(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status, default=Status.QUEUED, db_index=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses_requested",
+    )
+    requested_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The worker on it ("host:pid") and when it last said so; a stale claim is taken over.
+    worker = models.CharField(max_length=80, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    decisions = models.PositiveIntegerField(default=0)  # the decisions to judge
+    reached = models.PositiveIntegerField(default=0)  # the last move number looked at
+    judged = models.PositiveIntegerField(default=0)  # the decisions looked at so far
+    seconds = models.FloatField(default=0)  # time spent judging
+    # {"n": verdict} (games/rules/analysis.py `judge`), n the move number as a string.
+    verdicts = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+
+    def __str__(self):
+        return f"{self.game_id}: {self.status}"
+
+    @property
+    def pending(self):
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    def place(self):
+        """Return how many queued analyses come before this one."""
+        return Analysis.objects.filter(
+            status=self.Status.QUEUED, requested_at__lt=self.requested_at
+        ).count()
+
+    def export(self):
+        """Return the analysis as the JSON export shows it."""
+        return {
+            "status": self.status,
+            "decisions": self.decisions,
+            "judged": self.judged,
+            "verdicts": {n: self.verdicts[n] for n in sorted(self.verdicts, key=int)},
+        }
+
+
+def decisions_to_judge(game):
+    """Return the move numbers of `game` that its people chose themselves."""
+    people = set(game.seats.filter(user__bot_level="").values_list("position", flat=True))
+    rows = game.moves.order_by("n").values_list("seat", "cause", "move")
+    return [
+        n
+        for n, (seat, cause, move) in enumerate(rows, 1)
+        if seat in people and cause == Move.Cause.PLAYER and move.get("kind") != rules.RESIGN
+    ]
+
+
+def request_analysis(game, user):
+    """Queue finished `game` for analysis at `user`'s request; return its Analysis row.
+
+    Raise AnalysisRefused for a game not finished, or once `user` asked for
+    ANALYSIS_REQUESTS_PER_DAY analyses in a day (staff are exempt). A game
+    already queued or analysed is left as it is; a failed one is tried again.
+    """
+    if game.status != Game.Status.FINISHED:
+        raise AnalysisRefused(_("A game can be analysed only once it has ended."))
+    found = Analysis.objects.filter(game=game).first()
+    if found is not None and found.status != Analysis.Status.FAILED:
+        return found
+    limit = settings.ANALYSIS_REQUESTS_PER_DAY
+    if limit and not user.is_staff:
+        since = timezone.now() - timedelta(days=1)
+        if Analysis.objects.filter(requested_by=user, requested_at__gt=since).count() >= limit:
+            raise AnalysisRefused(
+                ngettext(
+                    "You have asked for %(count)d analysis in the last day, the most one "
+                    "player may. Please try again tomorrow.",
+                    "You have asked for %(count)d analyses in the last day, the most one "
+                    "player may. Please try again tomorrow.",
+                    limit,
+                )
+                % {"count": limit}
+            )
+    fresh = {
+        "status": Analysis.Status.QUEUED,
+        "requested_by": user,
+        "requested_at": timezone.now(),
+        "worker": "",
+        "claimed_at": None,
+        "reached": 0,
+        "judged": 0,
+        "seconds": 0.0,
+        "verdicts": {},
+    }
+    analysis, _created = Analysis.objects.update_or_create(game=game, defaults=fresh)
+    return analysis
+
+
+def queue_finished_games(now=None):
+    """Queue the games that ended in the last ANALYSIS_AUTO_HOURS and have no analysis yet."""
+    now = now or timezone.now()
+    since = now - timedelta(hours=settings.ANALYSIS_AUTO_HOURS)
+    games = Game.objects.filter(
+        status=Game.Status.FINISHED, ended_at__gte=since, analysis__isnull=True
+    ).values_list("pk", "ended_at")
+    rows = [Analysis(game_id=pk, requested_at=ended_at) for pk, ended_at in games]
+    Analysis.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def worker_name():
+    return f"{socket.gethostname()}:{os.getpid()}"[:80]
+
+
+def claim(worker, now=None):
+    """Return the Analysis `worker` is to work on now, claimed for it, or None.
+
+    Its own running analysis first (one game at a time), then one whose worker
+    went silent, then the oldest queued. A claim is a conditional update, so
+    two workers never take the same game.
+    """
+    now = now or timezone.now()
+    running = Analysis.objects.filter(status=Analysis.Status.RUNNING)
+    choices = [
+        running.filter(worker=worker),
+        running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)),
+        Analysis.objects.filter(status=Analysis.Status.QUEUED),
+    ]
+    for choice in choices:
+        for found in choice.order_by("requested_at", "pk")[:5]:
+            taken = Analysis.objects.filter(
+                pk=found.pk, status=found.status, worker=found.worker, claimed_at=found.claimed_at
+            ).update(status=Analysis.Status.RUNNING, worker=worker, claimed_at=now)
+            if taken:
+                found.refresh_from_db()
+                return found
+    return None
+
+
+def analyse_next(now=None, worker=None, seconds=None):
+    """Queue the games that ended lately, then work on one analysis for a while.
+
+    The worker's job: return 1 if it judged anything (more may be due at
+    once), else 0. `worker` names this worker (default: host and process),
+    `seconds` defaults to ANALYSIS_SECONDS_PER_ROUND.
+    """
+    now = now or timezone.now()
+    queue_finished_games(now)
+    analysis = claim(worker or worker_name(), now)
+    if analysis is None:
+        return 0
+    try:
+        work_on(analysis, settings.ANALYSIS_SECONDS_PER_ROUND if seconds is None else seconds)
+    except (rules.IllegalMove, ValueError, KeyError) as error:
+        # The log does not replay (a position set by hand): nothing to analyse.
+        log.warning("Analysis of game %s failed: %s", analysis.game_id, error)
+        Analysis.objects.filter(pk=analysis.pk).update(
+            status=Analysis.Status.FAILED, finished_at=timezone.now()
+        )
+    return 1
+
+
+def work_on(analysis, seconds):
+    """Judge the next decisions of `analysis` for about `seconds`; save what was found."""
+    game = analysis.game
+    wanted = decisions_to_judge(game)
+    todo = [n for n in wanted if n > analysis.reached]
+    verdicts = dict(analysis.verdicts)
+    reached, judged = analysis.reached, analysis.judged
+    spent = 0.0
+    if todo:
+        moves = [
+            (seat, rules.Move.from_json(move))
+            for seat, move in game.moves.order_by("n").values_list("seat", "move")
+        ]
+        left = max(0.0, settings.ANALYSIS_SECONDS_PER_GAME - analysis.seconds)
+        per_decision = min(settings.ANALYSIS_SECONDS_PER_DECISION, left / len(todo))
+        heard = []
+
+        def keep(n, verdict):
+            heard.append(n)
+            if verdict is not None:
+                verdicts[str(n)] = verdict
+
+        start = time.perf_counter()
+        players = list(game.seats.order_by("position").values_list("user_id", flat=True))
+        analyse(
+            players,
+            game.seed,
+            game.options,
+            moves,
+            todo,
+            game.code,
+            seconds=per_decision,
+            on_verdict=keep,
+            stop_after=seconds,
+        )
+        spent = time.perf_counter() - start
+        if heard:
+            reached = heard[-1]
+            judged += len(heard)
+    done = not todo or reached >= todo[-1]
+    Analysis.objects.filter(pk=analysis.pk).update(
+        status=Analysis.Status.DONE if done else Analysis.Status.RUNNING,
+        decisions=len(wanted),
+        reached=reached,
+        judged=judged,
+        verdicts=verdicts,
+        seconds=analysis.seconds + spent,
+        claimed_at=timezone.now(),
+        finished_at=timezone.now() if done else None,
+    )

@@ -1,0 +1,66 @@
+"""The analysis in a real browser: the chart's points lead to moves, progress turns into the chart."""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import open_page
+from games.analysis import Analysis, analyse_next
+from games.tests.review_helpers import stored_game
+
+SHOTS = Path("/tmp/shots-analysis")
+
+
+@pytest.fixture(autouse=True)
+def small_budget(settings):
+    settings.ANALYSIS_SECONDS_PER_DECISION = 0.002
+    settings.ANALYSIS_SECONDS_PER_GAME = 5
+
+
+def analyse_all():
+    while analyse_next(worker="test", seconds=1):
+        pass
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_steps_to_a_move_from_the_chart_and_shows_the_analysis_when_it_ends(
+    live_asgi_server, browser, alice, bob, monkeypatch
+):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    SHOTS.mkdir(exist_ok=True)
+    game = stored_game([alice, bob], seed=3)
+    page, errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/review/")
+    page.click("text=Request analysis")
+    page.wait_for_selector("#review-analysis[hx-trigger]")
+    page.screenshot(path=SHOTS / "review-queued-desktop.png")
+    analyse_all()
+    # The poll sees the end and loads the page again, now with the chart.
+    page.wait_for_selector(".win-chart svg", timeout=30_000)
+    assert page.locator(".move-list .move-mark").count() == len(
+        [v for v in Analysis.objects.get(game=game).verdicts.values() if v["mark"]]
+    )
+    page.screenshot(path=SHOTS / "review-analysis-desktop.png", full_page=True)
+
+    point = page.locator(".win-chart a.point").nth(3)
+    target = point.get_attribute("href").split("move=")[1]
+    point.locator("circle").first.click()
+    page.wait_for_selector(f'#review-position[data-move="{target}"]')
+    assert page.locator(".win-chart a.point.current").count() == 1
+    assert page.locator(".review-verdict").count() == 1
+    assert errors == []
+    page.context.close()
+
+    phone, errors = open_page(
+        browser,
+        live_asgi_server,
+        bob,
+        f"/games/{game.code}/review/?move={target}",
+        viewport=(390, 844),
+    )
+    phone.wait_for_selector(".win-chart svg")
+    phone.screenshot(path=SHOTS / "review-analysis-phone.png")
+    phone.locator(".review-summary").screenshot(path=SHOTS / "review-summary-phone.png")
+    phone.click("text=Every judged decision, in words")
+    phone.locator(".analysis-details").screenshot(path=SHOTS / "review-details-phone.png")
+    assert errors == []
+    phone.context.close()
