@@ -955,5 +955,5 @@ class Notification(models.Model):
         return {n.user_id for n in found}
 
 
-from games.chat import ChatMessage, ChatMute, Report  # noqa: E402, F401  (chat models, own module)
 from games.analysis import Analysis  # noqa: E402, F401  (post-game analysis, its own module)
+from games.chat import ChatMessage, ChatMute, Report  # noqa: E402, F401  (chat models, own module)
