@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_live_table, open_page
 from games import bots, rules
 from games.bots import fill_with_bots, play_bot_moves
 from games.models import Game, Seat
@@ -258,6 +258,68 @@ def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
     expect(bob_page.locator("#announcer")).to_contain_text("alice paid", timeout=10_000)
     assert alice_page.locator("#prompt").count() == 0
     no_body_focus(alice_page)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
+
+
+def go_to_card(page, card):
+    """Put the focus on `card` of the hand with its number key."""
+    place = page.evaluate(
+        """id => Array.from(document.querySelectorAll('#hand .hand > li'))
+            .findIndex(li => li.querySelector(`[data-card-menu='${id}']`))""",
+        card,
+    )
+    assert 0 <= place < 9, f"card {card} is not among the first 9 of the hand"
+    page.keyboard.press(str(place + 1))
+
+
+def wait_for_prompt_focus(page):
+    page.wait_for_function("() => document.activeElement.id === 'prompt'", timeout=10_000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    game = started_game
+    state = set_position(
+        game,
+        """
+        turn: bob
+        bob hand: sly_deal 1M
+        alice hand: 1M just_say_no
+        alice table: red: red
+        """,
+    )
+    sly_deal = card_in(state, "bob", "hand", "sly_deal")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
+    alice_page.keyboard.press("1")  # alice looks at her hand meanwhile
+
+    go_to_card(bob_page, sly_deal)
+    bob_page.keyboard.press("p")
+    if bob_page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
+        bob_page.keyboard.press("Enter")  # the first card to take
+    # alice is asked, in words, and the question takes the focus from her hand.
+    wait_for_prompt_focus(alice_page)
+    expect(alice_page.locator("#announcer")).to_contain_text("bob takes Red property from alice")
+    expect(alice_page.locator("#prompt .move-just_say_no")).to_be_visible()
+    alice_page.screenshot(path=SHOTS / "prompt-jsn-1100.png", full_page=True)
+    alice_page.keyboard.press("n")
+
+    # bob is told his action was cancelled, and asked whether to accept it.
+    wait_for_prompt_focus(bob_page)
+    expect(bob_page.locator("#announcer")).to_contain_text(
+        "Your action was answered with Just Say No"
+    )
+    bob_page.screenshot(path=SHOTS / "prompt-counter-1100.png", full_page=True)
+    bob_page.keyboard.press("a")
+    for page in (alice_page, bob_page):
+        expect(page.locator("#prompt")).to_have_count(0, timeout=10_000)
+        no_body_focus(page)
+    game.refresh_from_db()
+    assert [s.colour for s in game.state().players[0].sets] == ["red"]  # the Red stayed
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
