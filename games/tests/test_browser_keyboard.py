@@ -283,15 +283,8 @@ def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
     live_asgi_server, browser, alice, bob, started_game
 ):
     game = started_game
-    state = set_position(
-        game,
-        """
-        turn: bob
-        bob hand: sly_deal 1M
-        alice hand: 1M just_say_no
-        alice table: red: red
-        """,
-    )
+    position = "turn: bob\nbob hand: sly_deal 1M\nalice hand: 1M just_say_no\nalice table: red: red"
+    state = set_position(game, position)
     sly_deal = card_in(state, "bob", "hand", "sly_deal")
     alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
     bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
@@ -323,6 +316,26 @@ def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_asks_for_the_cards_over_seven_and_takes_them_from_the_keyboard(
+    live_asgi_server, browser, alice, started_game
+):
+    game = started_game
+    set_position(game, "alice hand: 1M 1M 2M 2M 3M 3M 4M 5M 10M")
+    page, errors = open_live_table(browser, live_asgi_server, alice, game)
+    page.keyboard.press("1")
+    page.keyboard.press("e")
+    wait_for_prompt_focus(page)
+    expect(page.locator("#announcer")).to_contain_text("choose 2 cards to put on the bottom")
+    assert answer_the_prompt(page) == "discard"
+    expect(page.locator("#prompt")).to_have_count(0, timeout=10_000)
+    no_body_focus(page)
+    game.refresh_from_db()
+    assert len(game.state().players[0].hand) == 7
+    assert errors == []
+    page.context.close()
 
 
 # The deal of the whole game below: with the first sensible move each turn against a
@@ -468,6 +481,8 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
     page.keyboard.press("Tab")
     assert "Review the game" in focused(page)
     page.screenshot(path=SHOTS / "keyboard-game-end-1100.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=SHOTS / "keyboard-game-end-390.png", full_page=True)
     assert errors == []
     page.context.close()
 
@@ -477,12 +492,11 @@ def test_it_steps_through_the_review_with_enter_keeping_the_focus_and_reading_ea
     live_asgi_server, browser, alice, bob
 ):
     game = stored_game([alice, bob], seed=9)
-    total = game.moves.count()
-    page, errors = open_page(
-        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=10"
-    )
-    page.wait_for_selector('#review-position[data-move="10"]')
+    path = f"/games/{game.code}/review/?move=10"
+    page, errors = open_page(browser, live_asgi_server, alice, path)
     announcer = page.locator("#review-announcer")
+    total = game.moves.count()
+    page.wait_for_selector('#review-position[data-move="10"]')
     assert announcer.get_attribute("aria-live") == "polite"
 
     for _ in range(30):
@@ -503,5 +517,8 @@ def test_it_steps_through_the_review_with_enter_keeping_the_focus_and_reading_ea
     page.wait_for_selector(f'#review-position[data-move="{total}"]')
     page.wait_for_function("() => document.activeElement.matches('a[data-nav=last]')")
     expect(announcer).to_contain_text(f"Move {total} of {total}")
+    page.screenshot(path=SHOTS / "review-focus-1100.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=SHOTS / "review-focus-390.png")
     assert errors == []
     page.context.close()
