@@ -314,8 +314,8 @@ def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
     game.refresh_from_db()
     assert [s.colour for s in game.state().players[0].sets] == ["red"]  # the Red stayed
     assert alice_errors == [] and bob_errors == []
-    alice_page.context.close()
-    bob_page.context.close()
+    for page in (alice_page, bob_page):
+        page.context.close()
 
 
 @pytest.mark.django_db(transaction=True)
