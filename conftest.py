@@ -135,10 +135,13 @@ def screenshot_dir():
     return ARTIFACTS
 
 
-def open_page(browser, server, user, path, viewport=(1100, 900), touch=False, init_script=None):
+def open_page(
+    browser, server, user, path, viewport=(1100, 900), touch=False, init_script=None, scale=1
+):
     """Open `path` in a new browser context logged in as `user`; return (page, page errors).
 
-    `touch` gives the context a touch screen; `init_script` runs in the page before its own.
+    `touch` gives the context a touch screen; `init_script` runs in the page before its own;
+    `scale` is the device pixel ratio (2 with half the viewport: a 200% zoom).
     """
     from django.conf import settings
     from django.test import Client
@@ -146,7 +149,9 @@ def open_page(browser, server, user, path, viewport=(1100, 900), touch=False, in
     client = Client()
     client.force_login(user)
     width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, device_scale_factor=scale
+    )
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server}])
     page = context.new_page()

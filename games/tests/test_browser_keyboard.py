@@ -1,5 +1,6 @@
-"""The table with the keyboard alone and with a screen reader's live region (issue 18)."""
+"""The table and the review with the keyboard alone, and told in live regions (issue 18)."""
 
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -7,11 +8,13 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_live_table, open_page
+from games import bots, rules
 from games.bots import fill_with_bots, play_bot_moves
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
+from games.tests.review_helpers import stored_game
 
 SHOTS = Path("/tmp/shots-a11y")
 
@@ -52,7 +55,7 @@ def no_body_focus(page):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_plays_a_game_against_the_computer_with_the_keyboard_only(
+def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
     quick_socket_checks, live_asgi_server, browser, alice, without_broadcasts
 ):
     SHOTS.mkdir(exist_ok=True)
@@ -258,3 +261,264 @@ def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
+
+
+def go_to_card(page, card):
+    """Put the focus on `card` of the hand with its number key."""
+    place = page.evaluate(
+        """id => Array.from(document.querySelectorAll('#hand .hand > li'))
+            .findIndex(li => li.querySelector(`[data-card-menu='${id}']`))""",
+        card,
+    )
+    assert 0 <= place < 9, f"card {card} is not among the first 9 of the hand"
+    page.keyboard.press(str(place + 1))
+
+
+def wait_for_prompt_focus(page):
+    page.wait_for_function("() => document.activeElement.id === 'prompt'", timeout=10_000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    game = started_game
+    position = "turn: bob\nbob hand: sly_deal 1M\nalice hand: 1M just_say_no\nalice table: red: red"
+    state = set_position(game, position)
+    sly_deal = card_in(state, "bob", "hand", "sly_deal")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
+    alice_page.keyboard.press("1")  # alice looks at her hand meanwhile
+
+    go_to_card(bob_page, sly_deal)
+    bob_page.keyboard.press("p")
+    if bob_page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
+        bob_page.keyboard.press("Enter")  # the first card to take
+    # alice is asked, in words, and the question takes the focus from her hand.
+    wait_for_prompt_focus(alice_page)
+    expect(alice_page.locator("#announcer")).to_contain_text("bob takes Red property from alice")
+    expect(alice_page.locator("#prompt .move-just_say_no")).to_be_visible()
+    alice_page.screenshot(path=SHOTS / "prompt-jsn-1100.png", full_page=True)
+    alice_page.keyboard.press("n")
+
+    # bob is told his action was cancelled, and asked whether to accept it.
+    wait_for_prompt_focus(bob_page)
+    expect(bob_page.locator("#announcer")).to_contain_text(
+        "Your action was answered with Just Say No"
+    )
+    bob_page.screenshot(path=SHOTS / "prompt-counter-1100.png", full_page=True)
+    bob_page.keyboard.press("a")
+    for page in (alice_page, bob_page):
+        expect(page.locator("#prompt")).to_have_count(0, timeout=10_000)
+        no_body_focus(page)
+    game.refresh_from_db()
+    assert [s.colour for s in game.state().players[0].sets] == ["red"]  # the Red stayed
+    assert alice_errors == [] and bob_errors == []
+    for page in (alice_page, bob_page):
+        page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_asks_for_the_cards_over_seven_and_takes_them_from_the_keyboard(
+    live_asgi_server, browser, alice, started_game
+):
+    game = started_game
+    set_position(game, "alice hand: 1M 1M 2M 2M 3M 3M 4M 5M 10M")
+    page, errors = open_live_table(browser, live_asgi_server, alice, game)
+    page.keyboard.press("1")
+    page.keyboard.press("e")
+    wait_for_prompt_focus(page)
+    expect(page.locator("#announcer")).to_contain_text("choose 2 cards to put on the bottom")
+    assert answer_the_prompt(page) == "discard"
+    expect(page.locator("#prompt")).to_have_count(0, timeout=10_000)
+    no_body_focus(page)
+    game.refresh_from_db()
+    assert len(game.state().players[0].hand) == 7
+    assert errors == []
+    page.context.close()
+
+
+# The deal of the whole game below: with the first sensible move each turn against a
+# Random computer it ends in about ten rounds (some deals take twenty). The computer's
+# moves still vary from run to run (its seed counts the game's versions).
+SEED = 19
+GAME_SECONDS = 300
+
+# What the hand offers, read from the page as a person reads it: the place in the hand of
+# the first card that can be laid, else played, else banked, and which of the three.
+FIRST_SENSIBLE_MOVE = """() => {
+    const items = Array.from(document.querySelectorAll('#hand .hand > li'));
+    for (const kind of ['lay', 'play', 'bank']) {
+        const place = items.findIndex(li => li.querySelector('.move-' + kind));
+        if (place >= 0) return [place, kind];
+    }
+    return null;
+}"""
+
+
+@pytest.fixture
+def fixed_deal(monkeypatch):
+    """Deal every new game from SEED; requested before live_asgi_server, which inherits it."""
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: SEED)
+
+
+def tab_to(page, selector, limit=80):
+    """Press Tab until the focus is on an element matching `selector`; fail after `limit`."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}; the focus is on {focused(page)}")
+
+
+def answer_the_prompt(page):
+    """Answer what waits for me with keys only: tick cards to pay or put back, or accept."""
+    assert page.evaluate("() => !!document.activeElement.closest('#prompt')"), (
+        f"the prompt did not take the focus: {focused(page)}"
+    )
+    if page.locator("#prompt .discard-form").count():
+        count = int(page.get_attribute("#prompt .discard-form", "data-count"))
+        for _ in range(count):
+            tab_to(page, "#prompt .discard-form input[type=checkbox]:not(:checked)")
+            page.keyboard.press("Space")
+        tab_to(page, "#prompt .discard-form button[type=submit]")
+        page.keyboard.press("Enter")
+        return "discard"
+    if page.locator("#prompt .pay-form").count():
+        while page.inner_text("#prompt .js-owed").strip() not in ("0", "-0"):
+            tab_to(page, "#prompt .pay-form input[type=checkbox]:not(:checked)")
+            page.keyboard.press("Space")
+        page.keyboard.press("a")
+        return "pay"
+    page.keyboard.press("a")
+    return "accept"
+
+
+def play_my_turn(page):
+    """Make the first sensible move of my turn with keys only, or end the turn."""
+    found = page.evaluate(FIRST_SENSIBLE_MOVE)
+    if found is None:
+        page.keyboard.press("e")
+        return
+    place, kind = found
+    page.keyboard.press(str(min(place, 8) + 1))
+    for _ in range(place - 8):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press(kind[0])
+    # More than one way (a wild's colour, whom to charge): the menu opens on its first.
+    if page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
+        page.keyboard.press("Enter")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
+    fixed_deal,
+    quick_socket_checks,
+    live_asgi_server,
+    browser,
+    alice,
+    monkeypatch,
+    without_broadcasts,
+):
+    """From the home page to the end screen with key presses only: no click, no fill."""
+    SHOTS.mkdir(exist_ok=True)
+    monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)  # the computer answers in the test process
+    page, errors = open_page(browser, live_asgi_server, alice, "/")
+
+    # Play the computer: the Random level, two players, from the keyboard.
+    tab_to(page, "#play-computer input[name=level]")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => document.activeElement.value") == "random"
+    tab_to(page, "#play-computer button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/games/*/")
+    game = Game.objects.get(host=alice)
+    assert game.status == Game.Status.ACTIVE and game.seed == SEED
+    assert game.seats.get(position=1).user.bot_level == "random"
+    page.wait_for_selector("#announcer", state="attached")
+    page.screenshot(path=SHOTS / "keyboard-game-deal-1100.png", full_page=True)
+
+    later = timezone.now()
+    deadline = time.monotonic() + GAME_SECONDS
+    mine = 0
+    answered = []
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        assert time.monotonic() < deadline, (
+            f"the game did not end in {GAME_SECONDS} s: round {game.state().round}, "
+            f"{mine} moves of alice (answers: {answered}), version {game.version}"
+        )
+        waiting = {seat for seat, _, _ in rules.awaiting(game.state())}
+        if 0 not in waiting:
+            later += timedelta(seconds=5)  # past the computer's pause after each move
+            with without_broadcasts():  # the page's socket finds them by its checks
+                play_bot_moves(now=later)
+            continue
+        wait_for_version(page, game.version)
+        if mine:  # after each move the focus stays somewhere useful
+            no_body_focus(page)
+        if page.locator("#prompt").count():
+            answered.append(answer_the_prompt(page))
+        else:
+            play_my_turn(page)
+        mine += 1
+        before = game.version
+        for _ in range(100):
+            game.refresh_from_db()
+            if game.version > before:
+                break
+            time.sleep(0.1)
+        assert game.version > before, f"alice's key presses made no move: {focused(page)}"
+
+    assert game.status == Game.Status.FINISHED
+    # The end is read out, and the focus goes to it: the review and the rematch follow.
+    result = page.locator("#status .result")
+    expect(result).to_contain_text(" won ", timeout=10_000)
+    expect(page.locator("#announcer")).to_contain_text(result.inner_text())
+    page.wait_for_function("() => document.activeElement.matches('#status .result')")
+    page.keyboard.press("Tab")
+    assert "Review the game" in focused(page)
+    page.screenshot(path=SHOTS / "keyboard-game-end-1100.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=SHOTS / "keyboard-game-end-390.png", full_page=True)
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_steps_through_the_review_with_enter_keeping_the_focus_and_reading_each_position(
+    live_asgi_server, browser, alice, bob
+):
+    game = stored_game([alice, bob], seed=9)
+    path = f"/games/{game.code}/review/?move=10"
+    page, errors = open_page(browser, live_asgi_server, alice, path)
+    announcer = page.locator("#review-announcer")
+    total = game.moves.count()
+    page.wait_for_selector('#review-position[data-move="10"]')
+    assert announcer.get_attribute("aria-live") == "polite"
+
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('a[data-nav=next]')"):
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#review-position[data-move="11"]')
+    current = page.inner_text("#review-position .review-current strong")
+    expect(announcer).to_have_text(f"Move 11 of {total}: {current}")
+    page.wait_for_function("() => document.activeElement.matches('a[data-nav=next]')")
+    page.keyboard.press("Enter")  # again, from where the focus was put back
+    page.wait_for_selector('#review-position[data-move="12"]')
+    expect(announcer).to_contain_text(f"Move 12 of {total}")
+
+    # At the last move "Next" is gone: the focus goes to "Last", not to the top of the page.
+    page.keyboard.press("End")
+    page.wait_for_selector(f'#review-position[data-move="{total}"]')
+    page.wait_for_function("() => document.activeElement.matches('a[data-nav=last]')")
+    expect(announcer).to_contain_text(f"Move {total} of {total}")
+    page.screenshot(path=SHOTS / "review-focus-1100.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=SHOTS / "review-focus-390.png")
+    assert errors == []
+    page.context.close()

@@ -32,8 +32,16 @@
       .join(" ");
   }
 
+  // The game's result, once it is over: read out, and the focus goes to it (the review and
+  // the rematch follow it), not left on a hand that can do nothing more.
+  function resultText() {
+    const result = document.querySelector("#status .result");
+    return result ? result.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   let announced = newestIndex();
   let prompted = promptText();
+  let ended = resultText();
 
   function announce(texts) {
     if (!texts.length || !announcer) return;
@@ -53,7 +61,12 @@
     const prompt = promptText();
     if (prompt && prompt !== prompted) texts.push(prompt);
     prompted = prompt;
+    const result = resultText();
+    const justEnded = Boolean(result) && result !== ended;
+    if (justEnded) texts.push(result);
+    ended = result;
     announce(texts);
+    return justEnded;
   }
 
   // --- focus that survives a redraw --------------------------------------------------------
@@ -108,8 +121,15 @@
       const items = handItems();
       target = items[Math.min(was.place, items.length - 1)] || null;
     }
+    if (!target) target = document.querySelector("#status .result");
     if (!target) target = document.getElementById("hand-title");
     if (target) target.focus();
+  }
+
+  // A prompt already waiting when the page opens (from a "your turn" link) takes the focus.
+  const waiting = document.getElementById("prompt");
+  if (waiting && (!document.activeElement || document.activeElement === document.body)) {
+    waiting.focus();
   }
 
   document.addEventListener("submit", remember, true);
@@ -124,8 +144,16 @@
     pending = true;
     setTimeout(function () {
       pending = false;
-      tell();
-      restore();
+      // htmx binds the new fragments' forms only when they settle (20 ms after an HTTP
+      // response's swap): a key pressed sooner, on the focus put back below, would post
+      // the form without htmx and reload the page. Bind them now (htmx skips bound ones).
+      if (window.htmx) window.htmx.process(page);
+      if (tell()) {
+        remembered = null;
+        document.querySelector("#status .result").focus();
+      } else {
+        restore();
+      }
     }, 0);
   });
 

@@ -4,7 +4,8 @@
 //  - the highlighted move in the list, following the position htmx swapped in,
 //  - autoplay at a chosen speed,
 //  - the position stepped to, read out in words (#review-announcer), with the
-//    analysis' verdict on its move when there is one.
+//    analysis' verdict on its move when there is one,
+//  - the focus kept on the stepper's link that was used (the swap replaces it).
 (function () {
   "use strict";
 
@@ -101,6 +102,34 @@
 
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("htmx:afterSettle", highlight);
+
+  // A step taken with Enter on "Next" replaces that link: the focus goes to the new one (or,
+  // at either end, to the move count), never to the top of the page.
+  const FALLBACK = { next: "last", previous: "first" };
+  let stepped = null;
+
+  document.addEventListener("htmx:beforeSwap", function () {
+    const active = document.activeElement;
+    const shown = position();
+    stepped = active && shown && shown.contains(active)
+      ? active.getAttribute("data-nav") || "count"
+      : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    const was = stepped;
+    stepped = null;
+    const shown = position();
+    const active = document.activeElement;
+    if (!was || !shown || (active && active !== document.body && active.isConnected)) return;
+    let target = shown.querySelector('a[data-nav="' + was + '"]');
+    if (!target && FALLBACK[was]) target = shown.querySelector('a[data-nav="' + FALLBACK[was] + '"]');
+    if (!target) {
+      target = shown.querySelector(".review-count");
+      if (target) target.tabIndex = -1;
+    }
+    if (target) target.focus();
+  });
 
   // The stepper in words for screen readers: "Move 11 of 80: alice banked 5M".
   document.addEventListener("htmx:afterSettle", function () {

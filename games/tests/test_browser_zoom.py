@@ -1,0 +1,118 @@
+"""The site at 200% zoom: a 1280x900 window zoomed twice is 640x450 CSS pixels (issue 18).
+
+Nothing may scroll sideways, and what opens on the table (a card's menu, the
+shortcuts) stays inside the window.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import open_page
+from games.models import Game
+from games.tests.review_helpers import stored_game
+from games.tests.test_browser_axe import MID_GAME, playing_game, settled
+
+SHOTS = Path("/tmp/shots-a11y")
+ZOOMED = (640, 450)
+
+SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+# The horizontal extent of the element that has the focus and of its open menu or dialog.
+FOCUSED_BOX = """() => {
+    const box = (document.activeElement.closest('.menu, dialog') || document.activeElement)
+        .getBoundingClientRect();
+    return [box.left, box.right, box.top, box.bottom];
+}"""
+
+
+def zoomed(browser, server, user, path):
+    return open_page(browser, server, user, path, viewport=ZOOMED, scale=2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_fits_the_main_pages_at_200_percent_zoom(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    SHOTS.mkdir(exist_ok=True)
+    table = playing_game(alice, bob, without_broadcasts, MID_GAME)
+    with without_broadcasts():
+        finished = stored_game([alice, bob], seed=9)
+    pages = {
+        "home": "/",
+        "lobby": "/tables/",
+        "create": "/tables/new/",
+        "table": f"/games/{table.code}/",
+        "review": f"/games/{finished.code}/review/?move=12",
+        "profile": "/accounts/u/bob/",
+        "leaderboard": "/accounts/leaderboard/",
+        "settings": "/accounts/settings/",
+        "your-turn": "/turn/",
+        "notifications": "/notifications/",
+        "how-to-play": "/how-to-play/",
+    }
+    sideways = {}
+    for name, path in pages.items():
+        page, errors = zoomed(browser, live_asgi_server, alice, path)
+        settled(page)
+        overflow = page.evaluate(SIDEWAYS)
+        if overflow > 0:
+            sideways[name] = overflow
+        page.screenshot(path=SHOTS / f"zoom-{name}.png", full_page=True)
+        assert errors == [], (name, errors)
+        page.context.close()
+    assert sideways == {}, f"pixels of horizontal scrolling at 200% zoom: {sideways}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_the_table_menus_and_shortcuts_inside_the_window_at_200_percent_zoom(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    SHOTS.mkdir(exist_ok=True)
+    table = playing_game(alice, bob, without_broadcasts, MID_GAME)
+    assert table.status == Game.Status.ACTIVE
+    page, errors = zoomed(browser, live_asgi_server, alice, f"/games/{table.code}/")
+    settled(page)
+    width, height = ZOOMED
+
+    # Each card's menu of the hand, opened from the keyboard, shows whole in the window.
+    count = page.locator("#hand .hand > li").count()
+    menus = 0
+    for place in range(1, min(count, 9) + 1):
+        page.keyboard.press(str(place))
+        page.keyboard.press("Enter")
+        if page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
+            menus += 1
+            left, right, top, bottom = page.evaluate(FOCUSED_BOX)
+            assert 0 <= left and right <= width, f"card {place}'s menu spans {left}..{right}"
+            assert 0 <= top and bottom <= height, f"card {place}'s menu spans {top}..{bottom}"
+            assert page.evaluate(SIDEWAYS) <= 0
+            if menus == 1:
+                page.screenshot(path=SHOTS / "zoom-table-menu.png")
+        page.keyboard.press("Escape")
+    assert menus >= 3
+
+    # The shortcuts: inside the window, and its last control reachable with Tab.
+    page.keyboard.press("?")
+    dialog = page.locator("#shortcuts")
+    expect(dialog).to_be_visible()
+    left, right, top, bottom = page.evaluate(FOCUSED_BOX)
+    assert 0 <= left and right <= width and 0 <= top and bottom <= height, (
+        left,
+        right,
+        top,
+        bottom,
+    )
+    for _ in range(5):
+        if page.evaluate("() => document.activeElement.matches('#shortcuts button')"):
+            break
+        page.keyboard.press("Tab")
+    close = page.locator("#shortcuts button")
+    expect(close).to_be_focused()
+    expect(close).to_be_in_viewport()
+    page.screenshot(path=SHOTS / "zoom-table-shortcuts.png")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert errors == []
+    page.context.close()
