@@ -177,14 +177,21 @@ COUNT_BOARDS = (
 )
 
 
-def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=False):
+def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=False, scale=1):
     """Open `game`'s table as `user` once its socket has sent the first board; return (page, errors).
 
     The socket's first messages redraw the board: a test pointing at a card
     before then may be pointing at a card about to be replaced.
     """
     page, errors = open_page(
-        browser, server, user, f"/games/{game.code}/", viewport, touch, init_script=COUNT_BOARDS
+        browser,
+        server,
+        user,
+        f"/games/{game.code}/",
+        viewport,
+        touch,
+        init_script=COUNT_BOARDS,
+        scale=scale,
     )
     page.wait_for_function("() => window.boardsReceived > 0", timeout=30_000)
     # A connect may bring its fragments in more than one message: wait until it is quiet.
