@@ -22,12 +22,14 @@ def run(players, games, seed, options):
     decisions = 0
     turns = 0
     started = time.perf_counter()
+    cpu = time.process_time()
     for _game in range(games):
         state = new_game(players, rng.getrandbits(63), options)
         decisions += play_random_game(state, rng)
         turns += state.turns
         winners.append(f"{state.winner}:{state.end_reason}")
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     largest = _largest_snapshot(players, seed, options, min(games, 20))
     digest = hashlib.sha256(",".join(winners).encode()).hexdigest()[:16]
     reasons = {}
@@ -41,6 +43,9 @@ def run(players, games, seed, options):
         "options": options.to_json(),
         "seconds": round(elapsed, 3),
         "games_per_s": round(games / elapsed, 1),
+        "turns_per_s": round(turns / elapsed),
+        # Per second of this process's CPU time: steadier than the above on a shared machine.
+        "turns_per_cpu_s": round(turns / cpu),
         "decisions_per_s": round(decisions / elapsed),
         "mean_turns": round(turns / games, 2),
         "mean_decisions": round(decisions / games, 2),
