@@ -282,7 +282,9 @@ def _end_turn(state, seat, move, events):
         raise IllegalMove(_("That move has choices that do not belong to it."))
     no_extras(move)
     events.append({"type": "end_turn", "seat": seat})
-    over = len(state.players[seat].hand) - HAND_LIMIT
+    hand = len(state.players[seat].hand)
+    state.held[seat] = hand if state.plays_left > 0 and hand else -1
+    over = hand - HAND_LIMIT
     if over > 0:
         state.phase = DISCARD
         events.append({"type": "must_discard", "seat": seat, "count": over})
