@@ -165,8 +165,3 @@ def _store(**fields):
     return BotStrength.objects.create(
         ci_low=round(100 * low, 1), ci_high=round(100 * high, 1), **fields
     )
-
-
-def latest_strength(level, count=12):
-    """Return the latest stored figures of `level` against the other levels, newest first."""
-    return list(BotStrength.objects.filter(level=level)[:count])

@@ -5,35 +5,54 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0010_standing_answers'),
+        ("accounts", "0010_standing_answers"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BotStrength',
+            name="BotStrength",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('level', models.CharField(db_index=True, max_length=10)),
-                ('opponent', models.CharField(max_length=10)),
-                ('players', models.PositiveSmallIntegerField()),
-                ('seats', models.PositiveSmallIntegerField(default=1)),
-                ('edition', models.CharField(choices=[('classic', 'Classic'), ('enhanced', 'Enhanced')], default='classic', max_length=10)),
-                ('games', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('draws', models.PositiveIntegerField(default=0)),
-                ('ci_low', models.FloatField()),
-                ('ci_high', models.FloatField()),
-                ('mean_decision_ms', models.FloatField()),
-                ('max_decision_ms', models.FloatField()),
-                ('budget', models.PositiveIntegerField(blank=True, null=True)),
-                ('source', models.CharField(choices=[('ladder', 'rated ladder games'), ('arena', 'arena')], max_length=8)),
-                ('seconds', models.FloatField(default=0.0)),
-                ('measured_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("level", models.CharField(db_index=True, max_length=10)),
+                ("opponent", models.CharField(max_length=10)),
+                ("players", models.PositiveSmallIntegerField()),
+                ("seats", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "edition",
+                    models.CharField(
+                        choices=[("classic", "Classic"), ("enhanced", "Enhanced")],
+                        default="classic",
+                        max_length=10,
+                    ),
+                ),
+                ("games", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("draws", models.PositiveIntegerField(default=0)),
+                ("ci_low", models.FloatField()),
+                ("ci_high", models.FloatField()),
+                ("mean_decision_ms", models.FloatField()),
+                ("max_decision_ms", models.FloatField()),
+                ("budget", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[("ladder", "rated ladder games"), ("arena", "arena")], max_length=8
+                    ),
+                ),
+                ("seconds", models.FloatField(default=0.0)),
+                (
+                    "measured_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
             ],
             options={
-                'ordering': ['-measured_at', '-id'],
+                "ordering": ["-measured_at", "-id"],
             },
         ),
     ]
