@@ -74,7 +74,7 @@ def test_it_shows_a_bots_measured_strength_on_its_profile(client, alice):
     assert "Measured strength" in page
     assert "131 of 200 (65.5%; fair share 50%)" in page
     assert "58.7–71.8%" in page
-    assert "261 ms on average, 712 ms at most" in page
+    assert "261.0 ms on average, 712.0 ms at most" in page
     assert "Measured strength" not in person
 
 
