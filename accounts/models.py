@@ -300,4 +300,47 @@ class Vacation(models.Model):
         return f"{self.user_id}: {self.starts_at:%Y-%m-%d} +{self.days}"
 
 
+class BotStrength(models.Model):
+    """A measured figure of one computer level against another (games/ladder.py, the arena).
+
+    Stored as measured, with its date: the profile of a bot shows its level's
+    latest figures, so that a player can see how strong each level is.
+    """
+
+    class Source(models.TextChoices):
+        LADDER = "ladder", _("rated ladder games")
+        ARENA = "arena", _("arena")
+
+    level = models.CharField(max_length=10, db_index=True)  # games/rules/bots.py LEVELS
+    opponent = models.CharField(max_length=10)
+    players = models.PositiveSmallIntegerField()
+    seats = models.PositiveSmallIntegerField(default=1)  # the seats of `level` in each game
+    edition = models.CharField(max_length=10, choices=Edition, default=Edition.CLASSIC)
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField(default=0)
+    ci_low = models.FloatField()  # 95% Wilson interval of the win rate
+    ci_high = models.FloatField()
+    mean_decision_ms = models.FloatField()
+    max_decision_ms = models.FloatField()
+    budget = models.PositiveIntegerField(null=True, blank=True)  # the strong level's, if set
+    source = models.CharField(max_length=8, choices=Source)
+    seconds = models.FloatField(default=0.0)  # wall time of the whole run
+    measured_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-measured_at", "-id"]
+
+    def __str__(self):
+        return f"{self.level} v {self.opponent}: {self.wins}/{self.games}"
+
+    @property
+    def win_rate(self):
+        return 100 * self.wins / self.games if self.games else 0.0
+
+    @property
+    def fair_share(self):
+        return 100 * self.seats / self.players
+
+
 from accounts.blocks import Block  # noqa: E402, F401  (a model of this app in its own module)

@@ -2,7 +2,7 @@
 
 from django.db.models import Count, Q
 
-from accounts.models import Edition, PlayerStats, Rating, RatingChange
+from accounts.models import BotStrength, Edition, PlayerStats, Rating, RatingChange
 from games.cardnames import kind_name
 from games.models import Game, Seat
 
@@ -129,3 +129,8 @@ def rating_chart(values, width=480, height=120, pad=8):
         "last": values[-1],
         "count": len(values),
     }
+
+
+def bot_strength(level, count=12):
+    """Return the latest stored figures of computer `level` against the others, newest first."""
+    return list(BotStrength.objects.filter(level=level)[:count])

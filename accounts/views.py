@@ -30,6 +30,7 @@ from accounts.models import Edition, Rating, User
 from accounts.profile import (
     LEADERBOARD_MIN_GAMES,
     LEADERBOARD_SIZE,
+    bot_strength,
     head_to_head,
     leaderboard as leaderboard_of,
     profile_stats,
@@ -145,6 +146,9 @@ def profile(request, username):
         "is_own_profile": request.user == user,
         "recent_games": recent_games(user),
         "bot_level": bots.level_name(user.bot_level) if user.is_bot else "",
+        "strength": [(row, bots.level_name(row.opponent)) for row in bot_strength(user.bot_level)]
+        if user.is_bot
+        else [],
         "min_games": LEADERBOARD_MIN_GAMES,
         **profile_stats(user),
     }

@@ -54,6 +54,7 @@ def determinize(view, rng):
     if len(unseen) != view["draw_count"]:
         raise ValueError("The view's card counts do not add up.")
     state.players = players
+    state.held = [-1 if p.get("held") is None else p["held"] for p in view["players"]]
     state.draw = unseen
     state.discard = discard
     state.current = view["current"]

@@ -178,41 +178,57 @@ def choices(state, seat):
 
 
 def _turn_moves(state, seat):
-    deck = state.deck
     player = state.players[seat]
     plays = state.plays_left
-    n = len(state.seats)
-    cache = _MOVE_CACHE.setdefault((id(deck), n), {})
+    hand_moves, dependent, wild_moves = _move_tables(state.deck, len(state.seats), seat)
     moves = [_END_MOVE]
     if plays > 0:
-        hand = player.hand
-        dynamic = []
-        for card in hand:
-            fixed = cache.get((card, seat))
-            if fixed is None:
-                fixed = cache[card, seat] = _fixed_hand_moves(deck[card], card, seat, n)
-            moves.extend(fixed)
-            if deck[card].effect in _STATE_DEPENDENT:
-                dynamic.append(card)
-        if dynamic:
+        dynamic = None
+        for card in player.hand:
+            moves += hand_moves[card]
+            if dependent[card]:
+                if dynamic is None:
+                    dynamic = [card]
+                else:
+                    dynamic.append(card)
+        if dynamic is not None:
             action_moves(state, seat, plays, dynamic, moves)
     if plays > 0 or not state.options.wild_moves_cost_a_play:
         for s in player.sets:
             colour = s.colour
             for card in s.cards:
-                wild = cache.get((card, colour))
-                if wild is None:
-                    kind = deck[card]
-                    wild = cache[card, colour] = tuple(
-                        Move(MOVE_WILD, card, c)
-                        for c in kind.colours
-                        if c != colour and len(kind.colours) > 1
-                    )
-                if wild:
-                    moves.extend(wild)
+                wild = wild_moves[card]
+                if wild is not None:
+                    moves += wild[colour]
     return moves
 
 
+def _move_tables(deck, n, seat):
+    """Return the moves that depend only on a card and the seat, by card id, built once.
+
+    (hand moves per card, whether a card's plays also depend on the table, and
+    per wild card {colour it stands for: its moves to the other colours}, None
+    for other cards.) Legal-move generation is the rollouts' hot spot.
+    """
+    key = (id(deck), n, seat)
+    found = _MOVE_CACHE.get(key)
+    if found is None:
+        hand = [_fixed_hand_moves(kind, card, seat, n) for card, kind in enumerate(deck)]
+        dependent = [kind.effect in _STATE_DEPENDENT for kind in deck]
+        wilds = [
+            {
+                colour: tuple(Move(MOVE_WILD, card, c) for c in kind.colours if c != colour)
+                for colour in kind.colours
+            }
+            if len(kind.colours) > 1 and kind.is_property
+            else None
+            for card, kind in enumerate(deck)
+        ]
+        found = _MOVE_CACHE[key] = (hand, dependent, wilds)
+    return found
+
+
+# Keyed by the deck's id: decks are built once per (decks, edition) and kept (cards.build_deck).
 _MOVE_CACHE = {}
 _END_MOVE = Move(END)
 _STATE_DEPENDENT = frozenset(
@@ -266,7 +282,9 @@ def _end_turn(state, seat, move, events):
         raise IllegalMove(_("That move has choices that do not belong to it."))
     no_extras(move)
     events.append({"type": "end_turn", "seat": seat})
-    over = len(state.players[seat].hand) - HAND_LIMIT
+    hand = len(state.players[seat].hand)
+    state.held[seat] = hand if state.plays_left > 0 and hand else -1
+    over = hand - HAND_LIMIT
     if over > 0:
         state.phase = DISCARD
         events.append({"type": "must_discard", "seat": seat, "count": over})

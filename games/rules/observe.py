@@ -46,6 +46,9 @@ def view_for(state, seat=None):
                 "complete_colours": sorted(complete_colours(state, i)),
                 "jailed": player.jailed,
                 "resigned": i in state.resigned,
+                # Public history: the hand size with which this seat's last turn ended
+                # though plays were left (None if it used them all or held nothing).
+                "held": state.held[i] if state.held[i] >= 0 else None,
             }
         )
     pending = None

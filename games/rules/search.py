@@ -93,22 +93,41 @@ def guess(view, rng):
 
     The unseen cards go to the other hands with the odds of HAND_WEIGHTS_TWO or
     HAND_WEIGHTS_MANY (weighted sampling without replacement), the rest to the
-    draw pile in random order.
+    draw pile in random order. A hand that has only shrunk since its owner ended
+    a turn with plays left (`held_back`) is dealt first, Just Say Nos and Deal
+    Breakers HELD_ODDS times likelier: a basic player keeps nothing else.
     """
     state = determinize(view, rng)
     seat = view["seat"]
-    others = [p for i, p in enumerate(state.players) if i != seat and p.hand]
+    others = [i for i, p in enumerate(state.players) if i != seat and p.hand]
     if not others:
         return state
     weights = HAND_WEIGHTS_TWO if len(state.seats) == 2 else HAND_WEIGHTS_MANY
     deck = state.deck
     pool = list(state.draw)
-    for p in others:
-        pool.extend(p.hand)
+    for i in others:
+        pool.extend(state.players[i].hand)
     random = rng.random
+    held = [i for i in others if held_back(view, i)]
+    for i in held:
+        hand = state.players[i].hand
+        keyed = sorted(
+            pool,
+            key=lambda c: (
+                -(
+                    random()
+                    ** (1.0 / (weights.get(deck[c].id, 1.0) * HELD_ODDS.get(deck[c].effect, 1.0)))
+                )
+            ),
+        )
+        hand[:] = keyed[: len(hand)]
+        pool = keyed[len(hand) :]
     keyed = sorted(pool, key=lambda c: -(random() ** (1.0 / weights.get(deck[c].id, 1.0))))
     start = 0
-    for p in others:
+    for i in others:
+        if i in held:
+            continue
+        p = state.players[i]
         count = len(p.hand)
         p.hand = keyed[start : start + count]
         start += count
@@ -116,6 +135,22 @@ def guess(view, rng):
     rng.shuffle(rest)
     state.draw = rest
     return state
+
+
+HELD_ODDS = {JUST_SAY_NO: 200.0, DEAL_BREAKER: 200.0}
+
+
+def held_back(view, seat):
+    """Return whether `seat`'s hand is all cards it chose to keep, by the view's public history.
+
+    It is if its last turn ended with plays left (the view's `held`) and its hand
+    has not grown since: no turn of its own began, and nothing was added to it.
+    """
+    player = view["players"][seat]
+    held = player.get("held")
+    if held is None or player["resigned"] or seat == view["current"]:
+        return False
+    return 0 < player["hand_count"] <= held
 
 
 def clone(state):
@@ -160,6 +195,7 @@ def clone(state):
     new.winner = state.winner
     new.end_reason = state.end_reason
     new.resigned = state.resigned
+    new.held = list(state.held)
     return new
 
 

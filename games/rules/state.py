@@ -219,6 +219,7 @@ class GameState:
         "winner",
         "end_reason",
         "resigned",
+        "held",
     )
 
     def __init__(self, options, seats, rng):
@@ -239,6 +240,9 @@ class GameState:
         self.winner = -1
         self.end_reason = ""
         self.resigned = ()  # the seats that resigned, in seat order: their defaults play on
+        # Per seat, a public fact: its hand size when its last turn ended with plays left
+        # (it kept every card it held), else -1.
+        self.held = [-1] * len(self.seats)
 
     @property
     def over(self):
@@ -266,6 +270,7 @@ class GameState:
             "winner": self.winner,
             "end_reason": self.end_reason,
             "resigned": list(self.resigned),
+            "held": list(self.held),
         }
 
     @classmethod
@@ -284,6 +289,7 @@ class GameState:
         state.winner = data["winner"]
         state.end_reason = data["end_reason"]
         state.resigned = tuple(data.get("resigned", ()))  # snapshots from before resigning
+        state.held = list(data.get("held", state.held))  # snapshots from before it was kept
         return state
 
     def copy(self):
