@@ -223,7 +223,11 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["user", "edition", "created_at"], name="rating_history")]
+        indexes = [
+            models.Index(fields=["user", "edition", "created_at"], name="rating_history"),
+            # The profile's best and worst game: one step down the index, not a sort.
+            models.Index(fields=["user", "delta"], name="rating_best_worst"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_game")
         ]

@@ -12,15 +12,14 @@ LEADERBOARD_SIZE = 100
 
 
 def profile_stats(user):
-    """Return the numbers of `user`'s profile (5 queries whatever the number of games)."""
+    """Return the numbers of `user`'s profile (6 queries whatever the number of games)."""
     totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
     ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
     history = {}
     changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
-    for edition, after, when in changes.values_list("edition", "after", "created_at")[
-        : HISTORY_POINTS * len(Edition)
-    ]:
-        history.setdefault(edition, []).append((when, after))
+    for edition in Edition:  # one step down the rating_history index each
+        points = changes.filter(edition=edition).values_list("created_at", "after")
+        history[edition.value] = list(points[:HISTORY_POINTS])
     mine = RatingChange.objects.filter(user=user).select_related("game")
     best = mine.filter(delta__gt=0).order_by("-delta").first()
     worst = mine.filter(delta__lt=0).order_by("delta").first()
@@ -66,10 +65,11 @@ def _rate(won, played):
 
 def recent_games(user, count=10):
     """Return `user`'s last finished games with their seats (2 queries)."""
+    # The seat_history index (user, ended_at, game) holds them newest first.
     seats = (
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(user=user, ended_at__isnull=False)
         .select_related("game")
-        .order_by("-game__ended_at")[:count]
+        .order_by("-ended_at", "-game_id")[:count]
     )
     games = [seat.game for seat in seats]
     everyone = {}

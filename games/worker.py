@@ -25,8 +25,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games.bots import play_bot_moves
+from games.clocks import enforce_deadlines
 from games.emails import send_due_emails
-from games.models import enforce_deadlines
 
 log = logging.getLogger(__name__)
 

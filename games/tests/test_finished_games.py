@@ -21,6 +21,7 @@ def codes(response):
 def ended_hours_ago(game, hours):
     game.ended_at = game.ended_at - timedelta(hours=hours)
     game.save(update_fields=["ended_at"])
+    game.seats.update(ended_at=game.ended_at)  # as Game.play leaves a finished game
     return game
 
 
@@ -59,11 +60,27 @@ def test_it_pages_a_long_list(client, alice, bob):
     client.force_login(bob)
 
     first = client.get(URL, {"player": "alice"})
-    second = client.get(URL, {"player": "alice", "page": 2})
+    older = games[GAMES_PER_PAGE - 1].code
+    second = client.get(URL, {"player": "alice", "before": older})
+    back = client.get(URL, {"player": "alice", "after": games[GAMES_PER_PAGE].code})
 
     assert codes(first) == [g.code for g in games[:GAMES_PER_PAGE]]
     assert codes(second) == [g.code for g in games[GAMES_PER_PAGE:]]
-    assert "page=2" in first.content.decode()
+    assert codes(back) == codes(first)
+    assert f"player=alice&amp;before={older}" in first.content.decode()
+    assert f"after={games[GAMES_PER_PAGE].code}" in second.content.decode()
+    assert "before=" not in second.content.decode()  # the oldest page
+
+
+def test_it_shows_the_first_page_for_a_code_not_in_the_list(client, alice, bob, charlie):
+    mine = stored_game([alice, bob], seed=9)
+    theirs = stored_game([bob, charlie], seed=8)
+    client.force_login(alice)
+
+    for cursor in ({"before": theirs.code}, {"after": "nosuchgame"}, {"before": "a\x00b"}):
+        response = client.get(URL, cursor)
+        assert response.status_code == 200
+        assert codes(response) == [mine.code]
 
 
 def test_it_answers_404_for_an_unknown_player(client, alice):
