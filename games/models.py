@@ -131,6 +131,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "ended_at", "id"], name="game_end_order")]
 
     def __str__(self):
         return self.code

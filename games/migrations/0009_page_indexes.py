@@ -3,7 +3,8 @@
 The lists of a player's finished games (home, your turn, profile, finished
 games) sort by the game's end. Read through the game, that sorted every game
 of the player on each request; the seat index (user, ended_at, game) gives
-them in order, newest first, whatever the length of the history.
+them in order, newest first, whatever the length of the history. Everyone's
+finished games (/games/recent/) are read from (status, ended_at, id) likewise.
 """
 
 from django.conf import settings
@@ -34,5 +35,9 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name="seat",
             index=models.Index(fields=["user", "ended_at", "game"], name="seat_history"),
+        ),
+        migrations.AddIndex(
+            model_name="game",
+            index=models.Index(fields=["status", "ended_at", "id"], name="game_end_order"),
         ),
     ]

@@ -89,7 +89,7 @@ def make_player(run, count):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from accounts.models import PlayerStats, Rating, RatingChange
+    from accounts.models import PlayerStats, Rating
     from games.models import Game, Seat
 
     User = get_user_model()
@@ -100,32 +100,7 @@ def make_player(run, count):
             User.objects.create(username=f"pagebench-{run}-{count}-{o}", password=password)
             for o in range(OPPONENTS)
         ]
-        start = timezone.now() - timedelta(minutes=count + 10)
-        games = Game.objects.bulk_create(
-            Game(
-                host=player,
-                seat_count=2,
-                private=True,
-                status=Game.Status.FINISHED,
-                version=100,
-                started_at=start + timedelta(minutes=i),
-                ended_at=start + timedelta(minutes=i, seconds=30),
-                turn_number=20,
-                winner=player if i % 2 else others[i % OPPONENTS],
-                end_reason="sets",
-            )
-            for i in range(count)
-        )
-        stored_end = "ended_at" in {f.name for f in Seat._meta.get_fields()}
-        seats = []
-        for i, game in enumerate(games):
-            for position, user in enumerate((player, others[i % OPPONENTS])):
-                seat = Seat(game=game, user=user, position=position)
-                seat.result = "win" if game.winner_id == user.pk else "loss"
-                if stored_end:  # the column the lists read, once it exists
-                    seat.ended_at = game.ended_at
-                seats.append(seat)
-        Seat.objects.bulk_create(seats, batch_size=2000)
+        games = finished_history(player, others, count)
         wins = count // 2
         PlayerStats.objects.create(
             user=player,
@@ -142,21 +117,6 @@ def make_player(run, count):
             Rating.objects.create(
                 user=user, edition="classic", mu=30, sigma=2, ordinal=24, games=count
             )
-        RatingChange.objects.bulk_create(
-            (
-                RatingChange(
-                    user=player,
-                    game=game,
-                    edition="classic",
-                    before=20 + (i % 7),
-                    after=20 + ((i + 1) % 7),
-                    delta=((i + 1) % 7) - (i % 7),
-                    created_at=game.ended_at,
-                )
-                for i, game in enumerate(games)
-            ),
-            batch_size=2000,
-        )
         playing = Game.objects.create(host=player, seat_count=2, pace_seconds=24 * 3600)
         Seat.objects.bulk_create(
             [
@@ -183,6 +143,57 @@ def make_player(run, count):
     }
     cookies = login_cookies(player)
     return paths, "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def finished_history(player, others, count):
+    """Make, in bulk, `count` finished games of `player` against `others` in turn; oldest first.
+
+    Their seats and the player's rating history are what a finished game
+    leaves (Game._finish, accounts.stats.record_result).
+    """
+    from accounts.models import RatingChange
+    from games.models import Game, Seat
+
+    start = timezone.now() - timedelta(minutes=count + 10)
+    games = Game.objects.bulk_create(
+        Game(
+            host=player,
+            seat_count=2,
+            private=True,
+            status=Game.Status.FINISHED,
+            version=100,
+            started_at=start + timedelta(minutes=i),
+            ended_at=start + timedelta(minutes=i, seconds=30),
+            turn_number=20,
+            winner=player if i % 2 else others[i % len(others)],
+            end_reason="sets",
+        )
+        for i in range(count)
+    )
+    seats = []
+    for i, game in enumerate(games):
+        for position, user in enumerate((player, others[i % len(others)])):
+            seat = Seat(game=game, user=user, position=position)
+            seat.result = "win" if game.winner_id == user.pk else "loss"
+            seat.ended_at = game.ended_at
+            seats.append(seat)
+    Seat.objects.bulk_create(seats, batch_size=2000)
+    RatingChange.objects.bulk_create(
+        (
+            RatingChange(
+                user=player,
+                game=game,
+                edition="classic",
+                before=20 + (i % 7),
+                after=20 + ((i + 1) % 7),
+                delta=((i + 1) % 7) - (i % 7),
+                created_at=game.ended_at,
+            )
+            for i, game in enumerate(games)
+        ),
+        batch_size=2000,
+    )
+    return games
 
 
 def delete_players(run):
