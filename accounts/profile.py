@@ -12,14 +12,15 @@ LEADERBOARD_SIZE = 100
 
 
 def profile_stats(user):
-    """Return the numbers of `user`'s profile (6 queries whatever the number of games)."""
+    """Return the numbers of `user`'s profile (5 queries, 6 for a player of both editions)."""
     totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
     ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
     history = {}
     changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
-    for edition in Edition:  # one step down the rating_history index each
-        points = changes.filter(edition=edition).values_list("created_at", "after")
-        history[edition.value] = list(points[:HISTORY_POINTS])
+    for edition in Edition:  # one step down the rating_history index each edition played
+        if totals.by_edition.get(edition.value, [0, 0])[0]:
+            points = changes.filter(edition=edition).values_list("created_at", "after")
+            history[edition.value] = list(points[:HISTORY_POINTS])
     mine = RatingChange.objects.filter(user=user).select_related("game")
     best = mine.filter(delta__gt=0).order_by("-delta").first()
     worst = mine.filter(delta__lt=0).order_by("delta").first()

@@ -1,12 +1,14 @@
 """The list of a player's finished games, newest first, filtered by opponent, paginated."""
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 
 from games.models import Game, Seat
-from games.tests.review_helpers import stored_game
+from games.tests.review_helpers import started_game, stored_game
 from games.views import GAMES_PER_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +93,28 @@ def test_it_answers_404_for_an_unknown_player(client, alice):
 
 def test_it_sends_a_logged_out_visitor_to_log_in(client):
     assert client.get(URL).status_code == 302
+
+
+def test_it_lists_a_game_as_soon_as_it_ends_by_a_move(client, alice, bob):
+    game = started_game([alice, bob], seed=7)
+    client.force_login(alice)
+
+    client.post(reverse("games:resign", args=[game.code]))
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert {seat.ended_at for seat in game.seats.all()} == {game.ended_at}
+    assert codes(client.get(URL)) == [game.code]
+    assert client.get(reverse("lobby:home")).context["finished"] == [game]
+
+
+def test_it_copies_the_end_of_the_games_finished_before_the_migration(alice, bob, charlie):
+    finished = stored_game([alice, bob], seed=9)
+    playing = started_game([bob, charlie], seed=8)
+    Seat.objects.update(ended_at=None)
+    migration = importlib.import_module("games.migrations.0009_page_indexes")
+
+    migration.copy_ends(django_apps, None)
+
+    assert {seat.ended_at for seat in finished.seats.all()} == {finished.ended_at}
+    assert {seat.ended_at for seat in playing.seats.all()} == {None}
