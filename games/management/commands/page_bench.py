@@ -71,17 +71,24 @@ class Command(BaseCommand):
                     for r in range(options["runs"]):
                         runs.append(measure(server, paths, cookie, options["requests"]))
                         self.stderr.write(f"{count} games, run {r + 1}: {json.dumps(runs[-1])}")
-                    results[str(count)] = {
-                        page: round(statistics.median(r[page] for r in runs), 2) for page in paths
-                    }
+                    results[str(count)] = medians(runs)
                     delete_players(run)
             finally:
                 server.stop()
                 delete_players(run)
-        out = {"runs": options["runs"], "requests": options["requests"], "pages_cpu_ms": results}
-        out["debug"] = False
-        out["database"] = connection.vendor
-        self.stdout.write(json.dumps(out))
+        summary = {
+            "runs": options["runs"],
+            "requests": options["requests"],
+            "pages_cpu_ms": results,
+            "debug": False,
+            "database": connection.vendor,
+        }
+        self.stdout.write(json.dumps(summary))
+
+
+def medians(runs):
+    """Return the median of the runs' figures, page by page."""
+    return {page: round(statistics.median(run[page] for run in runs), 2) for page in runs[0]}
 
 
 def make_player(run, count):
