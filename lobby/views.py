@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, F, Prefetch, Subquery, Window
+from django.db.models import Count, F, Prefetch, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -469,9 +469,8 @@ def my_tables(user):
             your_move.append(game)
         else:
             in_play.append(game)
-    finished = games.filter(
-        pk__in=Subquery(finished_seats(user.seats.all()).values("game_id"))
-    ).order_by("-ended_at", "-pk")
+    last_seats = finished_seats(user.seats.select_related("game__host", "game__winner"))
+    finished = [seat.game for seat in last_seats.prefetch_related("game__seats__user")]
     invitations = (
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
         .exclude(game__seats__user=user)
@@ -483,7 +482,7 @@ def my_tables(user):
         "your_move": your_move,
         "waiting_room": waiting_room,
         "in_play": in_play,
-        "finished": list(finished),
+        "finished": finished,
         "invitations": list(invitations),
     }
 
