@@ -201,6 +201,8 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "edition"], name="one_rating_per_edition")
         ]
+        # The leaderboard: an edition's ratings best first, read down the index.
+        indexes = [models.Index(fields=["edition", "ordinal"], name="rating_leaderboard")]
 
     def __str__(self):
         return f"{self.user_id}:{self.edition}:{self.ordinal:.1f}"
