@@ -238,6 +238,29 @@ class RatingChange(models.Model):
         return f"{self.user_id}:{self.game_id}:{self.delta:+.1f}"
 
 
+class HeadToHead(models.Model):
+    """Two players' record in the games they finished together, seen from `user`'s side.
+
+    Counted once per game with its result (accounts.stats.record_result), so
+    that a profile shows a visitor's record against its player without counting
+    their games together.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)  # by `user`
+    lost = models.PositiveIntegerField(default=0)  # won by `opponent`
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "opponent"], name="one_record_per_pair")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} v {self.opponent_id}: {self.won}-{self.lost} of {self.games}"
+
+
 class PlayerStats(models.Model):
     """A player's totals, updated once when each of their games ends (never recounted)."""
 

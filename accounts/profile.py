@@ -1,8 +1,6 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
-from django.db.models import Count, Q
-
-from accounts.models import Edition, PlayerStats, Rating, RatingChange
+from accounts.models import Edition, HeadToHead, PlayerStats, Rating, RatingChange
 from games.cardnames import kind_name
 from games.models import Game, Seat
 
@@ -83,15 +81,16 @@ def recent_games(user, count=10):
 
 
 def head_to_head(user, other):
-    """Return the finished games `user` and `other` played together, and who won them."""
+    """Return `user`'s record against `other` (stored: HeadToHead), and their finished games."""
     together = Game.objects.filter(status=Game.Status.FINISHED, seats__user=user).filter(
         seats__user=other
     )
-    record = together.aggregate(
-        games=Count("id", distinct=True),
-        won=Count("id", filter=Q(winner=user), distinct=True),
-        lost=Count("id", filter=Q(winner=other), distinct=True),
-    )
+    stored = HeadToHead.objects.filter(user=user, opponent=other).first()
+    record = {
+        "games": stored.games if stored else 0,
+        "won": stored.won if stored else 0,
+        "lost": stored.lost if stored else 0,
+    }
     record["others"] = record["games"] - record["won"] - record["lost"]
     return record, together
 

@@ -9,6 +9,7 @@ read it all. The finished games are made as page_bench makes them.
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -80,13 +81,18 @@ def test_it_reads_as_many_queries_for_a_long_history_as_for_a_short_one(
     # The profile draws the last HISTORY_POINTS ratings: fewer than either history here.
     monkeypatch.setattr(profile, "HISTORY_POINTS", 10)
     client.force_login(alice)
+    visitor = Client()  # bob, on alice's profile: his record against her
+    visitor.force_login(bob)
+    profile_of_alice = {"profile, a visitor's": reverse("accounts:profile", args=[alice.username])}
     first = finished_history(alice, [bob, charlie], FEW)
     # The page after this game holds the oldest games: the same games, with more after them.
     oldest = first[GAMES_PER_PAGE].code
     few = queries_of(client, page_paths(alice, oldest, started_game))
+    few.update(queries_of(visitor, profile_of_alice))
 
     finished_history(alice, [bob, charlie], MANY - FEW)
     many = queries_of(client, page_paths(alice, oldest, started_game))
+    many.update(queries_of(visitor, profile_of_alice))
 
     assert {page: queries for page, (queries, _work) in many.items()} == {
         page: queries for page, (queries, _work) in few.items()
