@@ -208,6 +208,8 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "edition"], name="one_rating_per_edition")
         ]
+        # The leaderboard: an edition's ratings best first, read down the index.
+        indexes = [models.Index(fields=["edition", "ordinal"], name="rating_leaderboard")]
 
     def __str__(self):
         return f"{self.user_id}:{self.edition}:{self.ordinal:.1f}"
@@ -230,13 +232,40 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["user", "edition", "created_at"], name="rating_history")]
+        indexes = [
+            models.Index(fields=["user", "edition", "created_at"], name="rating_history"),
+            # The profile's best and worst game: one step down the index, not a sort.
+            models.Index(fields=["user", "delta"], name="rating_best_worst"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_game")
         ]
 
     def __str__(self):
         return f"{self.user_id}:{self.game_id}:{self.delta:+.1f}"
+
+
+class HeadToHead(models.Model):
+    """Two players' record in the games they finished together, seen from `user`'s side.
+
+    Counted once per game with its result (accounts.stats.record_result), so
+    that a profile shows a visitor's record against its player without counting
+    their games together.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)  # by `user`
+    lost = models.PositiveIntegerField(default=0)  # won by `opponent`
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "opponent"], name="one_record_per_pair")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} v {self.opponent_id}: {self.won}-{self.lost} of {self.games}"
 
 
 class PlayerStats(models.Model):

@@ -1,8 +1,7 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
-from django.db.models import Count, Q
 
-from accounts.models import BotStrength, Edition, PlayerStats, Rating, RatingChange
+from accounts.models import BotStrength, Edition, HeadToHead, PlayerStats, Rating, RatingChange
 from games.cardnames import kind_name
 from games.models import Game, Seat
 
@@ -12,15 +11,15 @@ LEADERBOARD_SIZE = 100
 
 
 def profile_stats(user):
-    """Return the numbers of `user`'s profile (5 queries whatever the number of games)."""
+    """Return the numbers of `user`'s profile (5 queries, 6 for a player of both editions)."""
     totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
     ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
     history = {}
     changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
-    for edition, after, when in changes.values_list("edition", "after", "created_at")[
-        : HISTORY_POINTS * len(Edition)
-    ]:
-        history.setdefault(edition, []).append((when, after))
+    for edition in Edition:  # one step down the rating_history index each edition played
+        if totals.by_edition.get(edition.value, [0, 0])[0]:
+            points = changes.filter(edition=edition).values_list("created_at", "after")
+            history[edition.value] = list(points[:HISTORY_POINTS])
     mine = RatingChange.objects.filter(user=user).select_related("game")
     best = mine.filter(delta__gt=0).order_by("-delta").first()
     worst = mine.filter(delta__lt=0).order_by("delta").first()
@@ -66,10 +65,11 @@ def _rate(won, played):
 
 def recent_games(user, count=10):
     """Return `user`'s last finished games with their seats (2 queries)."""
+    # The seat_history index (user, ended_at, game) holds them newest first.
     seats = (
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(user=user, ended_at__isnull=False)
         .select_related("game")
-        .order_by("-game__ended_at")[:count]
+        .order_by("-ended_at", "-game_id")[:count]
     )
     games = [seat.game for seat in seats]
     everyone = {}
@@ -82,15 +82,16 @@ def recent_games(user, count=10):
 
 
 def head_to_head(user, other):
-    """Return the finished games `user` and `other` played together, and who won them."""
+    """Return `user`'s record against `other` (stored: HeadToHead), and their finished games."""
     together = Game.objects.filter(status=Game.Status.FINISHED, seats__user=user).filter(
         seats__user=other
     )
-    record = together.aggregate(
-        games=Count("id", distinct=True),
-        won=Count("id", filter=Q(winner=user), distinct=True),
-        lost=Count("id", filter=Q(winner=other), distinct=True),
-    )
+    stored = HeadToHead.objects.filter(user=user, opponent=other).first()
+    record = {
+        "games": stored.games if stored else 0,
+        "won": stored.won if stored else 0,
+        "lost": stored.lost if stored else 0,
+    }
     record["others"] = record["games"] - record["won"] - record["lost"]
     return record, together
 

@@ -10,7 +10,7 @@ import math
 
 from openskill.models import PlackettLuce
 
-from accounts.models import Edition, PlayerStats, Rating, RatingChange
+from accounts.models import Edition, HeadToHead, PlayerStats, Rating, RatingChange
 
 MODEL = PlackettLuce()
 
@@ -25,6 +25,7 @@ def record_result(game, seats):
     """Count `game` (just finished, results on its seats) in its players' stats and ratings."""
     edition = edition_of(game)
     _count_totals(game, seats, edition)
+    _count_pairs(game, seats)
     if any(seat.result == WIN for seat in seats):
         _rate(game, seats, edition)
 
@@ -83,6 +84,26 @@ def _count_totals(game, seats, edition):
             "rent_collected",
         ],
     )
+
+
+def _count_pairs(game, seats):
+    """Count `game` in the head-to-head record of every two of its players, both ways."""
+    users = [seat.user_id for seat in seats]
+    pairs = [(u, v) for u in users for v in users if u != v]
+    HeadToHead.objects.bulk_create(
+        [HeadToHead(user_id=u, opponent_id=v) for u, v in pairs], ignore_conflicts=True
+    )
+    # Locked in one order, as the totals are, so that two games ending at once cannot deadlock.
+    records = list(
+        HeadToHead.objects.select_for_update()
+        .filter(user_id__in=users, opponent_id__in=users)
+        .order_by("user_id", "opponent_id")
+    )
+    for record in records:
+        record.games += 1
+        record.won += record.user_id == game.winner_id
+        record.lost += record.opponent_id == game.winner_id
+    HeadToHead.objects.bulk_update(records, ["games", "won", "lost"])
 
 
 def _tally(table, key, won):

@@ -8,7 +8,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -94,9 +93,8 @@ class Game(models.Model):
     pace_days = models.PositiveSmallIntegerField(default=3)  # correspondence: per decision
     # Correspondence: extra days per player per game, spent when a deadline passes.
     reserve_days = models.PositiveSmallIntegerField(default=3)
-    private = models.BooleanField(
-        default=False
-    )  # not listed in the lobby; join by invitation or link
+    # Not listed in the lobby; join by invitation or link.
+    private = models.BooleanField(default=False)
     share_token = models.CharField(max_length=32, default=new_token, editable=False)
     # Secret: with the options, seating and move log it reproduces the whole game.
     seed = models.BigIntegerField(default=new_seed, editable=False)
@@ -133,6 +131,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "ended_at", "id"], name="game_end_order")]
 
     def __str__(self):
         return self.code
@@ -566,6 +565,7 @@ class Game(models.Model):
         resigned_end = state.end_reason == rules.RESIGNED
         for seat in seats:
             seat.stop_clock(now)
+            seat.ended_at = now  # a player's finished games, newest first, from the seat index
             if seat.position in state.resigned:
                 seat.result = Seat.Result.LOSS  # Ruling (resign): a loss, however the game ends
             elif seat.absent and not (resigned_end and seat.position == state.winner):
@@ -656,28 +656,6 @@ def _decisions(state):
     return found
 
 
-def enforce_deadlines(now=None):
-    """Apply the default move of every seat whose time and reserve have run out.
-
-    Without `now`, each game reads the clock as its move is made (see
-    Game.enforce_deadline).
-    """
-    moment = now or timezone.now()
-    # A correspondence game waits for a player on vacation (their deadlines were pushed
-    # too: this guards the moment a vacation starts or ends).
-    on_vacation = Vacation.objects.current(moment).filter(user_id=OuterRef("user_id"))
-    due = Seat.objects.filter(timeout_at__lte=moment, game__status=Game.Status.ACTIVE).exclude(
-        Q(game__pace=Game.Pace.CORRESPONDENCE) & Exists(on_vacation)
-    )
-    applied = 0
-    for game_id, position in due.values_list("game_id", "position").order_by("timeout_at"):
-        try:
-            applied += Game(pk=game_id).enforce_deadline(position, now)
-        except Exception:  # one broken game must not stop the clocks of the others
-            log.exception("Enforcing the deadline of seat %s in game %s failed", position, game_id)
-    return applied
-
-
 def group_send(group, message):
     """Send `message` to a channel-layer group; if the layer fails, log it and carry on.
 
@@ -722,6 +700,7 @@ class Seat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timeout_at = models.DateTimeField(null=True, blank=True, db_index=True)  # with the reserve
     reserve = models.DurationField(default=timedelta(0))
+    ended_at = models.DateTimeField(null=True, blank=True)  # the game's, once finished: lists
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     absent = models.BooleanField(default=False)
     # Emails: the last time the player opened the table, and what they were told.
@@ -743,6 +722,7 @@ class Seat(models.Model):
         "timeouts_in_row",
         "absent",
         "result",
+        "ended_at",
     ]
 
     class Meta:
@@ -751,6 +731,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "position"], name="one_user_per_seat"),
         ]
+        indexes = [models.Index(fields=["user", "ended_at", "game"], name="seat_history")]
 
     def __str__(self):
         return f"{self.game_id}:{self.position}"

@@ -9,8 +9,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db import transaction
+from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -27,6 +27,7 @@ from games.cardnames import translate_english_name
 from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
+from games.keyset import requested_page
 from games.log import dealt_state, full_log
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
 
@@ -414,24 +415,31 @@ def finished_games(request):
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
     player = get_object_or_404(get_user_model(), username=username)
-    games = Game.objects.filter(status=Game.Status.FINISHED, seats__user=player)
+    # The player's seats in finished games, newest first, from the seat_history index.
+    seats = Seat.objects.filter(user=player, ended_at__isnull=False)
     if opponent:
-        games = games.filter(seats__user__username=opponent)
-    games = games.order_by("-ended_at", "-pk").prefetch_related("seats__user")
-    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = []
-    for game in page:
-        seats = list(game.seats.all())
-        mine = next(seat for seat in seats if seat.user_id == player.id)
-        rows.append(
-            {
-                "ended_at": game.ended_at,
-                "players": [player_name(seat.user) for seat in seats],
-                "result": mine.get_result_display(),
-                "turns": game.turn_number,
-                "review_url": reverse("games:review", args=[game.code]),
-            }
-        )
+        seats = seats.filter(game__seats__user__username=opponent)
+    seats = seats.select_related("game").prefetch_related(
+        Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
+    )
+
+    def position(code):
+        at = Seat.objects.filter(user=player, game__code=code, ended_at__isnull=False)
+        return at.values_list("ended_at", "game_id").first()
+
+    page = requested_page(
+        request, seats, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
+    )
+    rows = [
+        {
+            "ended_at": seat.game.ended_at,
+            "players": [player_name(other.user) for other in seat.game.seats.all()],
+            "result": seat.get_result_display(),
+            "turns": seat.game.turn_number,
+            "review_url": reverse("games:review", args=[seat.game.code]),
+        }
+        for seat in page.object_list
+    ]
     query = {"player": player.get_username()}
     if opponent:
         query["opponent"] = opponent
@@ -453,7 +461,12 @@ def recent_games(request):
         Game.objects.filter(status=Game.Status.FINISHED)
         .select_related("winner")
         .prefetch_related("seats__user")
-        .order_by("-ended_at", "-pk")
     )
-    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+
+    def position(code):
+        return games.filter(code=code).values_list("ended_at", "pk").first()
+
+    page = requested_page(
+        request, games, GAMES_PER_PAGE, "ended_at", "pk", position, lambda game: game.code
+    )
     return render(request, "games/recent.html", {"page": page})

@@ -26,8 +26,8 @@ from django.db import close_old_connections
 
 from games.analysis import analyse_next
 from games.bots import play_bot_moves
+from games.clocks import enforce_deadlines
 from games.emails import send_due_emails
-from games.models import enforce_deadlines
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,10 @@ class NavCounts:
     def your_turn(self):
         if not self.user.is_authenticated:
             return 0
-        # A seat has a deadline exactly while its game waits for a decision from it.
+        # A seat has a deadline exactly while its game waits for a decision from it. Its
+        # game has not ended: the seat_history index skips the player's finished games.
         return Seat.objects.filter(
-            user=self.user, deadline__isnull=False, game__status=Game.Status.ACTIVE
+            user=self.user, ended_at=None, deadline__isnull=False, game__status=Game.Status.ACTIVE
         ).count()
 
     @cached_property

@@ -459,13 +459,15 @@ def open_tables(user, page=1):
 
 def my_tables(user):
     """Return the tables of `user` for the home page, the ones waiting for them first."""
-    games = (
-        Game.objects.for_user(user).select_related("host", "winner").prefetch_related("seats__user")
-    )
+    games = Game.objects.select_related("host", "winner").prefetch_related("seats__user")
     your_move, waiting_room, in_play = [], [], []
-    current = games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).order_by(
-        F("last_move_at").desc(nulls_last=True), "-created_at"
-    )
+    # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
+    # the unfinished ones, and the newest finished ones, however many games they finished.
+    current = games.filter(
+        seats__user=user,
+        seats__ended_at=None,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+    ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
     for game in current:
         if game.status == Game.Status.OPEN:
             waiting_room.append(game)
@@ -473,7 +475,8 @@ def my_tables(user):
             your_move.append(game)
         else:
             in_play.append(game)
-    finished = games.filter(status=Game.Status.FINISHED).order_by("-ended_at")[:FINISHED_SHOWN]
+    last_seats = finished_seats(user.seats.select_related("game__host", "game__winner"))
+    finished = [seat.game for seat in last_seats.prefetch_related("game__seats__user")]
     invitations = (
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
         .exclude(game__seats__user=user)
@@ -485,9 +488,14 @@ def my_tables(user):
         "your_move": your_move,
         "waiting_room": waiting_room,
         "in_play": in_play,
-        "finished": list(finished),
+        "finished": finished,
         "invitations": list(invitations),
     }
+
+
+def finished_seats(seats):
+    """Return the last of `seats` (one user's) in finished games, newest first, from seat_history."""
+    return seats.filter(ended_at__isnull=False).order_by("-ended_at", "-game_id")[:FINISHED_SHOWN]
 
 
 def turn_lists(user):
@@ -502,11 +510,9 @@ def turn_lists(user):
     )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
-    for seat in seats.filter(game__status=Game.Status.ACTIVE):
+    for seat in seats.filter(ended_at=None, game__status=Game.Status.ACTIVE):
         (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
-    finished = list(
-        seats.filter(game__status=Game.Status.FINISHED).order_by("-game__ended_at")[:FINISHED_SHOWN]
-    )
+    finished = list(finished_seats(seats))
     for seat in [*waiting_for_me, *waiting_for_others, *finished]:
         others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
         seat.opponents = [s.user for s in others]

@@ -1,9 +1,12 @@
 """The statistics on a profile, head-to-head records and the leaderboard (issue 5)."""
 
+import importlib
+
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 
-from accounts.models import PlayerStats, Rating
+from accounts.models import HeadToHead, PlayerStats, Rating
 from accounts.profile import LEADERBOARD_MIN_GAMES, rating_chart
 from accounts.tests.test_stats import finished
 
@@ -118,3 +121,21 @@ def test_it_draws_the_rating_chart_within_its_box():
 def test_it_404s_for_a_head_to_head_with_nobody(client, alice):
     response = client.get(reverse("accounts:versus", args=["alice", "nobody"]))
     assert response.status_code == 404
+
+
+def test_it_counts_the_records_of_the_games_finished_before_the_migration(alice, bob, charlie):
+    finished([alice, bob], ["win", "loss"])
+    finished([alice, bob, charlie], ["loss", "loss", "win"])
+    HeadToHead.objects.all().delete()
+    migration = importlib.import_module("accounts.migrations.0013_page_aggregates")
+
+    migration.count_pairs(django_apps, None)
+
+    records = {
+        (r.user.username, r.opponent.username): (r.games, r.won, r.lost)
+        for r in HeadToHead.objects.select_related("user", "opponent")
+    }
+    assert records[("alice", "bob")] == (2, 1, 0)
+    assert records[("bob", "alice")] == (2, 0, 1)
+    assert records[("charlie", "alice")] == (1, 1, 0)
+    assert len(records) == 6

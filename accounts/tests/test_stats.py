@@ -29,7 +29,14 @@ def finished(users, results, enhanced=False, absent=(), turns=12, when=0):
         ended_at=T0 + timedelta(hours=when),
     )
     seats = [
-        Seat.objects.create(game=game, user=u, position=p, result=results[p], absent=p in absent)
+        Seat.objects.create(
+            game=game,
+            user=u,
+            position=p,
+            result=results[p],
+            absent=p in absent,
+            ended_at=game.ended_at,
+        )
         for p, u in enumerate(users)
     ]
     winners = [u for u, result in zip(users, results, strict=True) if result == "win"]

@@ -59,6 +59,7 @@ def stored_game(users, seed, options=None):
             user=user,
             position=position,
             result="win" if user == winner else "loss" if winner else "draw",
+            ended_at=game.ended_at,
         )
         for position, user in enumerate(users)
     )

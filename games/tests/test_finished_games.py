@@ -1,12 +1,14 @@
 """The list of a player's finished games, newest first, filtered by opponent, paginated."""
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 
 from games.models import Game, Seat
-from games.tests.review_helpers import stored_game
+from games.tests.review_helpers import started_game, stored_game
 from games.views import GAMES_PER_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +23,7 @@ def codes(response):
 def ended_hours_ago(game, hours):
     game.ended_at = game.ended_at - timedelta(hours=hours)
     game.save(update_fields=["ended_at"])
+    game.seats.update(ended_at=game.ended_at)  # as Game.play leaves a finished game
     return game
 
 
@@ -59,11 +62,27 @@ def test_it_pages_a_long_list(client, alice, bob):
     client.force_login(bob)
 
     first = client.get(URL, {"player": "alice"})
-    second = client.get(URL, {"player": "alice", "page": 2})
+    older = games[GAMES_PER_PAGE - 1].code
+    second = client.get(URL, {"player": "alice", "before": older})
+    back = client.get(URL, {"player": "alice", "after": games[GAMES_PER_PAGE].code})
 
     assert codes(first) == [g.code for g in games[:GAMES_PER_PAGE]]
     assert codes(second) == [g.code for g in games[GAMES_PER_PAGE:]]
-    assert "page=2" in first.content.decode()
+    assert codes(back) == codes(first)
+    assert f"player=alice&amp;before={older}" in first.content.decode()
+    assert f"after={games[GAMES_PER_PAGE].code}" in second.content.decode()
+    assert "before=" not in second.content.decode()  # the oldest page
+
+
+def test_it_shows_the_first_page_for_a_code_not_in_the_list(client, alice, bob, charlie):
+    mine = stored_game([alice, bob], seed=9)
+    theirs = stored_game([bob, charlie], seed=8)
+    client.force_login(alice)
+
+    for cursor in ({"before": theirs.code}, {"after": "nosuchgame"}, {"before": "a\x00b"}):
+        response = client.get(URL, cursor)
+        assert response.status_code == 200
+        assert codes(response) == [mine.code]
 
 
 def test_it_answers_404_for_an_unknown_player(client, alice):
@@ -74,3 +93,28 @@ def test_it_answers_404_for_an_unknown_player(client, alice):
 
 def test_it_sends_a_logged_out_visitor_to_log_in(client):
     assert client.get(URL).status_code == 302
+
+
+def test_it_lists_a_game_as_soon_as_it_ends_by_a_move(client, alice, bob):
+    game = started_game([alice, bob], seed=7)
+    client.force_login(alice)
+
+    client.post(reverse("games:resign", args=[game.code]))
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert {seat.ended_at for seat in game.seats.all()} == {game.ended_at}
+    assert codes(client.get(URL)) == [game.code]
+    assert client.get(reverse("lobby:home")).context["finished"] == [game]
+
+
+def test_it_copies_the_end_of_the_games_finished_before_the_migration(alice, bob, charlie):
+    finished = stored_game([alice, bob], seed=9)
+    playing = started_game([bob, charlie], seed=8)
+    Seat.objects.update(ended_at=None)
+    migration = importlib.import_module("games.migrations.0009_page_indexes")
+
+    migration.copy_ends(django_apps, None)
+
+    assert {seat.ended_at for seat in finished.seats.all()} == {finished.ended_at}
+    assert {seat.ended_at for seat in playing.seats.all()} == {None}

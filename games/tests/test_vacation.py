@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from games import emails, rules
+from games.clocks import enforce_deadlines
 from games.emails import send_due_emails
-from games.models import Game, Move, Seat, enforce_deadlines
+from games.models import Game, Move, Seat
 from games.vacation import VacationError, allowance, end_vacation, take_vacation
 
 from .conftest import START

@@ -9,10 +9,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.models import Game, Invitation
+from games.models import Game, Invitation, Seat
 from lobby.tests.conftest import open_table
 
 pytestmark = pytest.mark.django_db
+
+
+def finish(game, **fields):
+    """Mark `game` finished now, as Game.play leaves it (its seats keep the end)."""
+    now = timezone.now()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, ended_at=now, **fields)
+    Seat.objects.filter(game=game).update(ended_at=now, result=Seat.Result.LOSS)
 
 
 def test_it_welcomes_logged_out_visitors_with_the_open_tables(client, table):
@@ -39,7 +46,7 @@ def test_it_lists_my_tables_waiting_for_me_first(client, alice, bob, charlie):
     waiting_room = open_table(alice, seat_count=4)
     other_host = open_table(charlie, seat_count=4)
     finished = open_table(alice, bob, seat_count=2).start()
-    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED, winner=bob)
+    finish(finished, winner=bob)
     mine_to_play = open_table(alice, bob, seat_count=2).start()
     state = mine_to_play.state()
     if state.current != 0:  # make it alice's turn: bob ends his turn
@@ -67,7 +74,7 @@ def test_it_lists_my_tables_waiting_for_me_first(client, alice, bob, charlie):
 def test_it_shows_at_most_ten_finished_games(client, alice, bob):
     for _ in range(12):
         game = open_table(alice, bob, seat_count=2)
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        finish(game)
     client.force_login(alice)
 
     response = client.get(reverse("lobby:home"))
@@ -143,7 +150,7 @@ def test_it_lists_public_games_in_progress_for_anyone_to_watch(client, alice, bo
     private = open_table(alice, bob, seat_count=2, private=True).start()
     waiting = open_table(bob, seat_count=3)
     ended = open_table(bob, alice, seat_count=2).start()
-    Game.objects.filter(pk=ended.pk).update(status=Game.Status.FINISHED)
+    finish(ended)
     client.force_login(charlie)
 
     response = client.get(reverse("lobby:home"))

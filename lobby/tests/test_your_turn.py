@@ -48,7 +48,9 @@ def set_deadline(game, hours):
 def finish(game, user, result, days_ago):
     ended = timezone.now() - timedelta(days=days_ago)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, ended_at=ended)
-    Seat.objects.filter(game=game).update(deadline=None, timeout_at=None, result=Seat.Result.LOSS)
+    Seat.objects.filter(game=game).update(
+        deadline=None, timeout_at=None, result=Seat.Result.LOSS, ended_at=ended
+    )
     Seat.objects.filter(game=game, user=user).update(result=result)
 
 
