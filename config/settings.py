@@ -178,7 +178,11 @@ else:
     }
 # Keep each thread's connection between requests and socket messages (both
 # databases): opening one per message costs more than most of what it runs.
-DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0)
+# Production keeps them a minute (requests run in lasting threads: config/http.py).
+DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0 if DEBUG else 60)
+# The lasting threads that run HTTP requests under Daphne (config/http.py); a request
+# finding them all busy gets a thread of its own.
+HTTP_THREADS = max(envint("HTTP_THREADS", 4), 1)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -298,6 +302,9 @@ if not DEBUG:
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Sessions are read from the cache, written through to the database: one query less a
+# request. The cache is one per process only without Redis, when there is one process.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 # The language chosen in the settings (accounts.views): no script reads it.
