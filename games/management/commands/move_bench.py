@@ -198,7 +198,7 @@ class BenchServer:
     def start(self):
         env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
-        env.update(STATIC_ROOT=str(STATIC_ROOT), DB_CONN_MAX_AGE="0")
+        env.update(STATIC_ROOT=str(STATIC_ROOT))
         url = database_url(connection.settings_dict)
         if url:
             env["DATABASE_URL"] = url
@@ -216,7 +216,7 @@ class BenchServer:
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=open("/tmp/move-bench-server.log", "w"),  # noqa: SIM115
+            stderr=open(f"/tmp/move-bench-server-{self.port}.log", "w"),  # noqa: SIM115
             text=True,
         )
         wait_for_port(self.port, 60, self.process)
