@@ -33,6 +33,7 @@ The figures are per move (per POST), the median of --runs runs:
 | apply_ms | rules.apply (in Game.play, in the log) |
 | layer_send_ms | games.models.group_send (the sending thread's part) |
 | table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
+| socket_kb | the server's memory per open game socket: its resident size (RSS) before and after --sockets more sockets are open on one table, each with its first board |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -86,6 +87,9 @@ class Command(BaseCommand):
         parser.add_argument("--warmup", type=int, default=6, help="Moves played first, unmeasured.")
         parser.add_argument("--seed", type=int, default=17)
         parser.add_argument("--pages", type=int, default=20, help="Table pages measured per run.")
+        parser.add_argument(
+            "--sockets", type=int, default=100, help="Sockets opened at once to measure memory."
+        )
         parser.add_argument(
             "--serve",
             type=int,
@@ -198,6 +202,7 @@ class BenchServer:
     def start(self):
         env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
+        env.update(SOCKETS_PER_USER="0")  # the memory's measure opens many sockets per player
         env.update(STATIC_ROOT=str(STATIC_ROOT))
         url = database_url(connection.settings_dict)
         if url:
@@ -220,6 +225,12 @@ class BenchServer:
             text=True,
         )
         wait_for_port(self.port, 60, self.process)
+
+    def rss_kb(self):
+        """Return the server process's resident memory in KB."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+        return int(line.split()[1])
 
     def figures(self):
         """Return the server's probe totals and process CPU time, in seconds."""
@@ -295,6 +306,7 @@ def measure(server, run, players, seed, options):
     ms["apply_ms"] = loud["apply"]
     ms["layer_send_ms"] = loud["layer_send"]
     ms["table_page_ms"] = quiet["table_page"]
+    ms["socket_kb"] = quiet["socket_kb"]
     return {key: round(value, 3) for key, value in ms.items()}
 
 
@@ -312,6 +324,7 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
     warmup = options["warmup"]
     game_number = 0
     table_page = None
+    socket_kb = None
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
         while counted < options["moves"]:
             code, cookies = await sync_to_async(make_table)(run, players, seed * 100 + game_number)
@@ -350,11 +363,13 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
                     warmup -= 1
             if not with_sockets and counted >= options["moves"]:
                 table_page = await page_cost(server, seated[0], path, options["pages"])
+                socket_kb = await socket_memory(server, cookies, path, options["sockets"])
             for player in seated:
                 await player.close()
     found = {name: value * 1000 / counted for name, value in spent.items()}
     if not with_sockets:
         found["table_page"] = table_page
+        found["socket_kb"] = socket_kb
     return found
 
 
@@ -368,6 +383,36 @@ async def page_cost(server, player, path, count):
                 raise RuntimeError(f"The table page was refused ({response.status}).")
     after = await asyncio.to_thread(server.figures)
     return (after["process"] - before["process"]) * 1000 / count
+
+
+async def socket_memory(server, cookies, path, count):
+    """Return the server's memory (KB) per open game socket: `count` opened at once, RSS read.
+
+    (Far more than 100 at once overflow Daphne's listen backlog: connections then wait seconds.)
+    """
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=0)  # aiohttp holds 100 connections at most by default
+    async with aiohttp.ClientSession(
+        connector=connector, cookie_jar=aiohttp.DummyCookieJar()
+    ) as http:
+        # Twice, the first round kept open: the second is read, on a heap already grown
+        # (and not reusing what closed sockets freed).
+        opened = []
+        for _round in range(2):
+            await asyncio.sleep(0.5)
+            before = server.rss_kb()
+            players = [
+                Player(http, server.url, cookies[n % len(cookies)], f"/ws{path}", None)
+                for n in range(count)
+            ]
+            await asyncio.gather(*(player.open() for player in players))
+            opened += players
+            await asyncio.sleep(0.5)
+            after = server.rss_kb()
+        for player in opened:
+            await player.close()
+    return (after - before) / count
 
 
 def current_version(code):
