@@ -430,10 +430,11 @@ def present(view, user_names):
                 entry["note"] = _("Played in answer to an action aimed at you.")
             hand.append(entry)
     discard = view["discard"]
+    my_turn = me is not None and view["current"] == me and view["phase"] == "play"
     return {
         # What the board and the hand show, from the view's plain data (see fragment_marks).
         "board_key": repr((names, view["draw_count"], len(discard), discard[-1:], view["pending"])),
-        "hand_key": repr((view["hand"], view["current"], view["phase"], view["outcome"])),
+        "hand_key": repr((view["hand"], my_turn)),
         "names": names,
         "me": players[me] if me is not None else None,
         "opponents": opponents,
@@ -446,7 +447,7 @@ def present(view, user_names):
         "round": view["round"],
         "plays_left": view["plays_left"],
         "current_name": names[view["current"]],
-        "my_turn": me is not None and view["current"] == me and view["phase"] == "play",
+        "my_turn": my_turn,
         # Whether the game waits for any decision of mine (public: the tab title says so).
         "awaiting_me": me is not None and any(a["seat"] == me for a in view["awaiting"]),
         "over": view["outcome"] is not None,
