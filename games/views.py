@@ -46,9 +46,9 @@ def table(request, code):
     if not may_watch(request.user, game):
         raise Http404  # as the waiting room of a private table does: no sign it exists
     context = table_context(game, request.user)
-    seat = game.seats.filter(user=request.user).first()
+    seat = game.seats.filter(user=request.user).first()  # as it is now: its standing answers
     if seat is not None:
-        _seen(game, request.user)
+        _seen(game, request.user, seat)
         if game.status == Game.Status.ACTIVE:
             context["standing_form"] = StandingAnswersForm.for_seat(seat, request.user)
             context["standing_url"] = reverse("games:standing_answers", args=[code])
@@ -70,12 +70,18 @@ def may_watch(user, game):
     )
 
 
-def _seen(game, user):
-    """Note that `user` opened their game: no reminder email, and its notifications are read."""
+def _seen(game, user, seat):
+    """Note that `user` opened their game: no reminder email, and its notifications are read.
+
+    A seat already seen since the game began to wait for it, and notifications already
+    read, cost a read instead of a write.
+    """
     now = timezone.now()
-    game.seats.filter(user=user).update(seen_at=now)
+    waiting = seat.awaited_since
+    if seat.seen_at is None or (waiting is not None and seat.seen_at < waiting):
+        game.seats.filter(user=user).update(seen_at=now)
     unread = Notification.objects.filter(user=user, game=game, read_at=None)
-    if unread.update(read_at=now):
+    if unread.exists() and unread.update(read_at=now):
         broadcast_users({user.id})
 
 
