@@ -33,7 +33,7 @@ The figures are per move (per POST), the median of --runs runs:
 | apply_ms | rules.apply (in Game.play, in the log) |
 | layer_send_ms | games.models.group_send (the sending thread's part) |
 | table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
-| socket_kb | the server's memory per open game socket: its resident size (RSS) before and after --sockets more sockets are open on one table, each with its first board |
+| socket_kb | the server's memory per open game socket: what --sockets sockets opened on one table hold once each has its first board (the server's allocations traced meanwhile) |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -42,6 +42,7 @@ The last line printed is one JSON object. Run it on a scratch database:
 """
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -51,6 +52,7 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from uuid import uuid4
 
@@ -172,9 +174,16 @@ def serve(port):
     install_probes()
 
     def answer():
-        for _line in sys.stdin:
+        for line in sys.stdin:
             with _lock:
                 figures = dict(_totals, process=time.process_time())
+            # The memory the sockets hold: what was allocated since tracing began, still held.
+            if line.strip() == "trace":
+                tracemalloc.start()
+            elif line.strip() == "untrace":
+                gc.collect()
+                figures["traced"] = tracemalloc.get_traced_memory()[0]
+                tracemalloc.stop()
             sys.stdout.write("FIGURES " + json.dumps(figures) + "\n")
             sys.stdout.flush()
         os._exit(0)  # stdin closed: the bench is over
@@ -226,15 +235,9 @@ class BenchServer:
         )
         wait_for_port(self.port, 60, self.process)
 
-    def rss_kb(self):
-        """Return the server process's resident memory in KB."""
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
-        return int(line.split()[1])
-
-    def figures(self):
+    def figures(self, command="figures"):
         """Return the server's probe totals and process CPU time, in seconds."""
-        self.process.stdin.write("figures\n")
+        self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
         while True:  # the server may print other lines (warnings) on its stdout
             line = self.process.stdout.readline()
@@ -386,9 +389,11 @@ async def page_cost(server, player, path, count):
 
 
 async def socket_memory(server, cookies, path, count):
-    """Return the server's memory (KB) per open game socket: `count` opened at once, RSS read.
+    """Return the server's memory (KB) per open game socket, `count` opened at once.
 
-    (Far more than 100 at once overflow Daphne's listen backlog: connections then wait seconds.)
+    The server traces its allocations (tracemalloc) while they open: what they still hold,
+    once each has its first board, divided by `count`. (Far more than 100 at once
+    overflow Daphne's listen backlog: connections then wait seconds.)
     """
     import aiohttp
 
@@ -396,23 +401,17 @@ async def socket_memory(server, cookies, path, count):
     async with aiohttp.ClientSession(
         connector=connector, cookie_jar=aiohttp.DummyCookieJar()
     ) as http:
-        # Twice, the first round kept open: the second is read, on a heap already grown
-        # (and not reusing what closed sockets freed).
-        opened = []
-        for _round in range(2):
-            await asyncio.sleep(0.5)
-            before = server.rss_kb()
-            players = [
-                Player(http, server.url, cookies[n % len(cookies)], f"/ws{path}", None)
-                for n in range(count)
-            ]
-            await asyncio.gather(*(player.open() for player in players))
-            opened += players
-            await asyncio.sleep(0.5)
-            after = server.rss_kb()
-        for player in opened:
+        players = [
+            Player(http, server.url, cookies[n % len(cookies)], f"/ws{path}", None)
+            for n in range(count)
+        ]
+        await asyncio.to_thread(server.figures, "trace")
+        await asyncio.gather(*(player.open() for player in players))
+        await asyncio.sleep(0.5)
+        held = (await asyncio.to_thread(server.figures, "untrace"))["traced"]
+        for player in players:
             await player.close()
-    return (after - before) / count
+    return held / 1024 / count
 
 
 def current_version(code):
