@@ -8,7 +8,6 @@ socket message.
 """
 
 import time
-from collections import Counter
 from datetime import timedelta
 
 from django.template.loader import render_to_string
@@ -18,14 +17,13 @@ from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation
 from games import rules
-from games.cardnames import colour_name, kind_name
-from games.cardtexts import CARD_TEXTS
+from games.cardnames import colour_name
+from games.drawn_cards import card, set_numbers
 from games.game_over import game_over_context
 from games.log import recent_moves
 from games.memo import Memo
 from games.rules.cards import (
     BIRTHDAY,
-    COLOURS,
     DEAL_BREAKER,
     DEBT_COLLECTOR,
     DOUBLE_RENT,
@@ -322,60 +320,6 @@ def _fragment(name, context):
 def view_deck(view):
     """Return the card kinds by card id: public knowledge, the same for every game of this size."""
     return build_deck(decks_for(len(view["players"])), view["options"]["enhanced"])
-
-
-# --- cards -------------------------------------------------------------------------------------
-
-
-# Cards as drawn, by card, the colour it stands for and the language: a few thousand at most.
-# Shared by every table: whoever gets one copies it before changing it.
-_cards = {}
-
-
-def card(data, as_colour=""):
-    """Return a card of the view (id, kind, value) with what it takes to draw it."""
-    key = (data["id"], data["kind"], data["value"], as_colour, translation.get_language())
-    found = _cards.get(key)
-    if found is None:
-        found = _cards[key] = _card(data, as_colour)
-    return found
-
-
-def _card(data, as_colour):
-    kind = KIND_BY_ID[data["kind"]]
-    rainbow = len(kind.colours) == len(COLOURS)
-    colours = [] if rainbow else list(kind.colours)
-    if as_colour in colours:
-        # A wild on the table shows the colour it stands for first.
-        colours.remove(as_colour)
-        colours.insert(0, as_colour)
-    return {
-        "id": data["id"],
-        "kind": kind.id,
-        "value": data["value"],
-        "name": str(kind_name(kind.id)),
-        "category": kind.category,
-        "colours": colours,
-        "colour_names": [str(colour_name(c)) for c in colours],
-        "rainbow": rainbow,
-        "wild": kind.is_wild,
-        "as_colour": as_colour,
-        "as_colour_name": str(colour_name(as_colour)) if as_colour else "",
-        # What the card does (its face and its tooltip), and its face's CSS class.
-        "text": CARD_TEXTS[kind.id],
-        "face": kind.id.replace(":", "-").replace("/", "-"),
-    }
-
-
-def set_numbers(sets):
-    """Return each set's number among its owner's sets of its colour (1, 2...); 0 when alone."""
-    counts = Counter(s["colour"] for s in sets)
-    seen = Counter()
-    numbers = []
-    for s in sets:
-        seen[s["colour"]] += 1
-        numbers.append(seen[s["colour"]] if counts[s["colour"]] > 1 else 0)
-    return numbers
 
 
 # --- the whole table -------------------------------------------------------------------------
