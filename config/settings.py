@@ -302,9 +302,6 @@ if not DEBUG:
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# Sessions are read from the cache, written through to the database: one query less a
-# request. The cache is one per process only without Redis, when there is one process.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 # The language chosen in the settings (accounts.views): no script reads it.
