@@ -1,6 +1,5 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
-
 from accounts.models import BotStrength, Edition, HeadToHead, PlayerStats, Rating, RatingChange
 from games.cardnames import kind_name
 from games.models import Game, Seat

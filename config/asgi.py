@@ -2,12 +2,16 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# Set up Django before importing anything that touches models.
-django_asgi_app = get_asgi_application()
+# Set up Django before importing anything that touches models (as get_asgi_application does).
+django.setup(set_prefix=False)
+
+from config.http import PooledASGIHandler  # noqa: E402
+
+django_asgi_app = PooledASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

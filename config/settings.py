@@ -178,7 +178,11 @@ else:
     }
 # Keep each thread's connection between requests and socket messages (both
 # databases): opening one per message costs more than most of what it runs.
-DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0)
+# Production keeps them a minute (requests run in lasting threads: config/http.py).
+DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0 if DEBUG else 60)
+# The lasting threads that run HTTP requests under Daphne (config/http.py); a request
+# finding them all busy gets a thread of its own.
+HTTP_THREADS = max(envint("HTTP_THREADS", 4), 1)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -8,7 +8,6 @@ socket message.
 """
 
 import time
-from collections import Counter
 from datetime import timedelta
 
 from django.template.loader import render_to_string
@@ -18,14 +17,13 @@ from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation
 from games import rules
-from games.cardnames import colour_name, kind_name
-from games.cardtexts import CARD_TEXTS
+from games.cardnames import colour_name
+from games.drawn_cards import card, set_numbers
 from games.game_over import game_over_context
 from games.log import recent_moves
 from games.memo import Memo
 from games.rules.cards import (
     BIRTHDAY,
-    COLOURS,
     DEAL_BREAKER,
     DEBT_COLLECTOR,
     DOUBLE_RENT,
@@ -74,7 +72,7 @@ def table_context(game, user, log_length=15):
     }
     if game.snapshot is None:
         return context
-    view = rules.view_for(game.state(), seat)
+    view = rules.view_for(state_at(game), seat)
     table = present(view, names)
     table["log"] = recent_moves(game, table["names"], view_deck(view), log_length)
     active = game.status == game.Status.ACTIVE
@@ -85,8 +83,8 @@ def table_context(game, user, log_length=15):
     for player in table["players"]:
         player["clock"] = clocks[player["seat"]]
     table["my_clock"] = clocks[seat] if seat is not None else None
-    for player in table["opponents"]:
-        player["html"] = opponent_html(game, player)
+    for player in table["players"]:
+        player["html"] = player_html(game, player)
     context["table"] = table
     if seat is not None and game.status == game.Status.FINISHED:
         context["game_over"] = game_over_context(game, user, names)
@@ -97,6 +95,7 @@ def table_context(game, user, log_length=15):
 # process (and handed over by the move's answer): every change to either is a new version.
 _games = Memo(256)
 _seats = Memo(256)
+_states = Memo(256)
 _urls = Memo(1024)
 
 
@@ -121,6 +120,11 @@ def seats_at(game):
     )
 
 
+def state_at(game):
+    """Return `game`'s engine state at its version, read once for every viewer: not to change."""
+    return _states.get((game.pk, game.code, game.version), game.state)
+
+
 def table_urls(code):
     """Return the addresses a table's fragments link and post to (built once per table)."""
     return _urls.get((code, get_script_prefix()), lambda: _table_urls(code))
@@ -140,7 +144,7 @@ def _table_urls(code):
 # Drawn tables remembered in this process (see games/memo.py). Their keys name the game's
 # version and the language; and, since a clock's words ("4 minutes left") age without a
 # new version, the half-minute they were drawn in (the page's script counts down anyway).
-_opponents = Memo(2048)
+_players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 FRESH_SECONDS = 30
@@ -150,22 +154,27 @@ def _moment():
     return int(time.time() // FRESH_SECONDS)
 
 
-def opponent_html(game, player):
-    """Return the article of another player's table: the same for every player but its owner.
+def player_html(game, player):
+    """Return the article of a player's table, drawn once for every viewer who sees it so.
 
-    Drawn once per version for all the sockets of a table (with its clock's state in the key).
+    Its key is what it shows (its clock's state too), not the version: a move
+    redraws only the tables it changed. Only the owner's own article holds
+    forms (a wild's moves), which carry the version: then the version is in the key.
     """
     clock = player["clock"]
     reserve = clock["reserve"]
     clock_key = (clock["absent"], clock["in_reserve"], clock["deadline"], clock["timeouts"])
     clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
-    key = (game.pk, game.code, game.version, player["seat"], player["name"], clock_key)
+    has_forms = any(item["controls"] for s in player["sets"] for item in s["cards"])
+    key = (game.code, player["content_key"], clock_key, game.version if has_forms else None)
     key += (translation.get_language(), _moment())
-    return _opponents.get(
-        key,
-        lambda: render_to_string("games/table.html#player", {"player": player}),
-    )
+    context = {
+        "player": player,
+        "version": game.version,
+        "move_url": table_urls(game.code)["move_url"],
+    }
+    return _players.get(key, lambda: render_to_string("games/table.html#player", context))
 
 
 def seat_clock(game, seat, active=True, vacation_until=None):
@@ -223,9 +232,26 @@ def board_for(game, user):
     the same fragments without reading or drawing anything again (or waits for
     them while the answer draws them: see games/memo.py).
     """
+    return _board(game, user)[0]
+
+
+def _board(game, user):
     _games.put((game.code, game.version), game)
     key = _fragments_key(game.code, game.version, user.id)
     return _fragments.get(key, lambda: _draw(table_context(game, user)))
+
+
+def board_update(game, user, shown):
+    """Return (html, marks): `user`'s fragments of `game` that differ from those `shown`.
+
+    `shown` maps each fragment a socket sent to its mark (fragment_marks): a fragment
+    whose mark is the same shows the same now, and is neither drawn nor sent again.
+    The board the move's answer drew (the mover's) is sent whole, as it was drawn.
+    """
+    found = _fragments.find(_fragments_key(game.code, game.version, user.id), wait=True)
+    if found is not None:
+        return found
+    return _draw(table_context(game, user), shown)
 
 
 def _fragments_key(code, version, viewer):
@@ -239,12 +265,47 @@ def board_fragments(context):
     page's token in a header (hx-headers on <body>), as for every socket update.
     """
     key = _fragments_key(context["code"], context["version"], context["viewer"])
-    return _fragments.get(key, lambda: _draw(context))
+    return _fragments.get(key, lambda: _draw(context))[0]
 
 
-def _draw(context):
+def _draw(context, shown=None):
+    """Return (html, marks) of the fragments whose marks differ from `shown` (all without)."""
     oob = dict(context, oob=True, flash=[])
-    return "\n".join(_fragment(name, oob) for name in FRAGMENTS)
+    marks = fragment_marks(context)
+    drawn = [
+        _fragment(name, oob)
+        for name in FRAGMENTS
+        if shown is None or marks[name] is None or shown.get(name) != marks[name]
+    ]
+    return "\n".join(drawn), marks
+
+
+def fragment_marks(context):
+    """Return a mark of what each fragment shows, None for one always drawn.
+
+    Two equal marks draw the same fragment but for its version (its data-version).
+    Where a fragment holds forms (which post the version they were drawn from),
+    the version is in its mark.
+    """
+    table = context["table"]
+    if table is None:
+        return dict.fromkeys(FRAGMENTS)
+    version = context["version"]
+    me = table["me"]
+    common = (context["code"], context["seat"], context["status"], translation.get_language())
+    status = (
+        *common,
+        _moment(),
+        repr(context.get("game_over")),
+        repr([table[k] for k in ("my_turn", "over", "outcome", "plays_left", "current_name")]),
+        repr([table[k] for k in ("waiting", "my_clock", "round", "sets_to_win", "awaiting_me")]),
+        me["resigned"] if me else None,
+    )
+    players = tuple(p["html"] for p in table["opponents"]) + ((me["html"],) if me else ())
+    board = (*common, table["board_key"], players)
+    hand_forms = bool(table["prompt"]) or any(entry["controls"] for entry in table["hand"] or ())
+    hand = (*common, table["hand_key"], version if hand_forms else None)
+    return {"status": hash(status), "board": hash(board), "hand": hash(hand), "log": None}
 
 
 def _fragment(name, context):
@@ -259,47 +320,6 @@ def _fragment(name, context):
 def view_deck(view):
     """Return the card kinds by card id: public knowledge, the same for every game of this size."""
     return build_deck(decks_for(len(view["players"])), view["options"]["enhanced"])
-
-
-# --- cards -------------------------------------------------------------------------------------
-
-
-def card(data, as_colour=""):
-    """Return a card of the view (id, kind, value) with what it takes to draw it."""
-    kind = KIND_BY_ID[data["kind"]]
-    rainbow = len(kind.colours) == len(COLOURS)
-    colours = [] if rainbow else list(kind.colours)
-    if as_colour in colours:
-        # A wild on the table shows the colour it stands for first.
-        colours.remove(as_colour)
-        colours.insert(0, as_colour)
-    return {
-        "id": data["id"],
-        "kind": kind.id,
-        "value": data["value"],
-        "name": kind_name(kind.id),
-        "category": kind.category,
-        "colours": colours,
-        "colour_names": [colour_name(c) for c in colours],
-        "rainbow": rainbow,
-        "wild": kind.is_wild,
-        "as_colour": as_colour,
-        "as_colour_name": colour_name(as_colour) if as_colour else "",
-        # What the card does (its face and its tooltip), and its face's CSS class.
-        "text": CARD_TEXTS[kind.id],
-        "face": kind.id.replace(":", "-").replace("/", "-"),
-    }
-
-
-def set_numbers(sets):
-    """Return each set's number among its owner's sets of its colour (1, 2...); 0 when alone."""
-    counts = Counter(s["colour"] for s in sets)
-    seen = Counter()
-    numbers = []
-    for s in sets:
-        seen[s["colour"]] += 1
-        numbers.append(seen[s["colour"]] if counts[s["colour"]] > 1 else 0)
-    return numbers
 
 
 # --- the whole table -------------------------------------------------------------------------
@@ -354,7 +374,11 @@ def present(view, user_names):
                 entry["note"] = _("Played in answer to an action aimed at you.")
             hand.append(entry)
     discard = view["discard"]
+    my_turn = me is not None and view["current"] == me and view["phase"] == "play"
     return {
+        # What the board and the hand show, from the view's plain data (see fragment_marks).
+        "board_key": repr((names, view["draw_count"], len(discard), discard[-1:], view["pending"])),
+        "hand_key": repr((view["hand"], my_turn)),
         "names": names,
         "me": players[me] if me is not None else None,
         "opponents": opponents,
@@ -367,7 +391,7 @@ def present(view, user_names):
         "round": view["round"],
         "plays_left": view["plays_left"],
         "current_name": names[view["current"]],
-        "my_turn": me is not None and view["current"] == me and view["phase"] == "play",
+        "my_turn": my_turn,
         # Whether the game waits for any decision of mine (public: the tab title says so).
         "awaiting_me": me is not None and any(a["seat"] == me for a in view["awaiting"]),
         "over": view["outcome"] is not None,
@@ -410,7 +434,12 @@ def _player(view, p, names, helper):
         )
     # A player deciding outside their own play phase: answering, paying, discarding.
     awaited = [a for a in view["awaiting"] if a["seat"] == seat and a["decision"] != "play"]
+    # What the article shows, from the view's plain data (cheaper than the drawn cards').
+    wilds = [m for m in view["moves"] if m["kind"] == "move_wild"] if mine else ()
+    shown = (p, names[seat], mine, view["sets_to_win"], bool(awaited), view["current"] == seat)
+    shown += (view["outcome"], view["hands"][seat] if "hands" in view else None, wilds)
     return {
+        "content_key": hash(repr(shown)),
         "seat": seat,
         "name": names[seat],
         "is_me": mine,

@@ -28,7 +28,7 @@ from channels.generic.websocket import WebsocketConsumer
 from django.http import HttpRequest
 from django.utils import translation
 
-from games.board import board_for, game_at
+from games.board import board_update, game_at
 from games.chat_socket import ChatSocket
 from games.models import Game, group_name
 from games.sockets import SelfChecking
@@ -37,12 +37,14 @@ from games.views import may_watch
 
 class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
+    shown = None  # what the page shows: a mark by fragment (games.board.fragment_marks)
 
     def connect(self):
         self.user = self.scope.get("user")
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.group = None
         self.sent_version = -1
+        self.shown = None
         if self.user is None or not self.user.is_authenticated:
             self.close()
             return
@@ -83,7 +85,7 @@ class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
         if game is None or game.status == Game.Status.OPEN:
             return
         with translation.override(self.language()):
-            html = board_for(game, self.user)
+            html, self.shown = board_update(game, self.user, self.shown)
         self.sent_version = game.version
         self.send(text_data=html)
 

@@ -58,13 +58,21 @@ class Memo:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
-    def find(self, key):
-        """Return the value remembered for `key`, or None (computing nothing)."""
+    def find(self, key, wait=False):
+        """Return the value remembered for `key`, or None (computing nothing).
+
+        With `wait`, a value another thread is computing is waited for.
+        """
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
                 return self._entries[key]
-        return None
+            owner, done = self._computing.get(key, (None, None))
+        if not wait or done is None or owner == threading.get_ident():
+            return None
+        done.wait(WAIT_SECONDS)
+        with self._lock:
+            return self._entries.get(key)
 
     def put(self, key, value):
         """Remember `value` for `key`."""

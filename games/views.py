@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -29,6 +29,7 @@ from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import requested_page
 from games.log import dealt_state, full_log
+from games.memo import Memo
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
@@ -48,14 +49,25 @@ def table(request, code):
     if not may_watch(request.user, game):
         raise Http404  # as the waiting room of a private table does: no sign it exists
     context = table_context(game, request.user)
-    seat = game.seats.filter(user=request.user).first()
+    seat = game.seats.filter(user=request.user).first()  # as it is now: its standing answers
     context["chat"] = chat_context(game, request.user, context["seat"])
     if seat is not None:
-        _seen(game, request.user)
+        _seen(game, request.user, seat)
         if game.status == Game.Status.ACTIVE:
-            context["standing_form"] = StandingAnswersForm.for_seat(seat, request.user)
+            context["standing_form"] = standing_form_html(seat, request.user)
             context["standing_url"] = reverse("games:standing_answers", args=[code])
     return render(request, "games/table.html", context)
+
+
+# The standing answers' form as drawn, by what it shows: drawing a form costs more than a table.
+_standing_forms = Memo(256)
+
+
+def standing_form_html(seat, user):
+    """Return the table's form of `seat`'s standing answers, drawn once per choices and language."""
+    key = (seat.accept_without_jsn, seat.pay_rule, seat.jsn_deal_breaker)
+    key += (user.accept_without_jsn, user.pay_rule, user.jsn_deal_breaker, get_language())
+    return _standing_forms.get(key, lambda: str(StandingAnswersForm.for_seat(seat, user)))
 
 
 def may_watch(user, game):
@@ -73,12 +85,18 @@ def may_watch(user, game):
     )
 
 
-def _seen(game, user):
-    """Note that `user` opened their game: no reminder email, and its notifications are read."""
+def _seen(game, user, seat):
+    """Note that `user` opened their game: no reminder email, and its notifications are read.
+
+    A seat already seen since the game began to wait for it, and notifications already
+    read, cost a read instead of a write.
+    """
     now = timezone.now()
-    game.seats.filter(user=user).update(seen_at=now)
+    waiting = seat.awaited_since
+    if seat.seen_at is None or (waiting is not None and seat.seen_at < waiting):
+        game.seats.filter(user=user).update(seen_at=now)
     unread = Notification.objects.filter(user=user, game=game, read_at=None)
-    if unread.update(read_at=now):
+    if unread.exists() and unread.update(read_at=now):
         broadcast_users({user.id})
 
 

@@ -101,7 +101,8 @@ def test_it_costs_a_bounded_number_of_queries(
     for n in range(games):
         finished([alice, bob, charlie][: 2 + n % 2], ["win", "loss", "loss"][: 2 + n % 2], when=n)
     client.force_login(bob)
-    with django_assert_max_num_queries(14):  # the session, the header's badges, 9 of its own, the block link
+    # The session, the header's badges, 9 of its own, the block link.
+    with django_assert_max_num_queries(14):
         assert client.get(alice.get_absolute_url()).status_code == 200
     with django_assert_max_num_queries(6):
         assert client.get(reverse("accounts:leaderboard")).status_code == 200

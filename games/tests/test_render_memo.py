@@ -2,9 +2,9 @@
 
 After a move every socket redraws the table for its own user. The other
 players' tables (public) and the last moves in words are drawn once per
-version in a process; a user's own fragments once per version too (the htmx
-answer to their move and their socket). A new version draws everything anew,
-and nobody is ever given another user's fragments.
+version in a process, and each player's table once until it changes; a user's
+own fragments once per version (the htmx answer to their move and their
+socket). Nobody is ever given another user's fragments.
 """
 
 import threading
@@ -42,22 +42,28 @@ def redraw(game, users):
         return {user.username: render_fragments(table_context(game, user)) for user in users}
 
 
-def test_each_other_players_table_is_drawn_once_per_version(alice, bob, charlie, drawn):
+def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, drawn):
     users = [alice, bob, charlie]
     game = started_game(users)
 
     first = redraw(game, users)
-    assert drawn["player"] == 3  # one table each, drawn for the two others to see
+    # Each table twice: as its owner sees it (with "(you)") and as the two others see it.
+    assert drawn["player"] == 6
     assert drawn["board"] == drawn["hand"] == 3  # every user's own fragments
 
     again = redraw(game, users)
     assert again == first
-    assert drawn["player"] == 3 and drawn["board"] == 3  # nothing drawn twice
+    assert drawn["player"] == 6 and drawn["board"] == 3  # nothing drawn twice
 
     state = game.state()
-    game.play(state.current, {"kind": "end"})
+    ender, third = state.current, (state.current + 2) % 3
+    game.play(ender, {"kind": "end"})
     redraw(game, users)
-    assert drawn["player"] == 6 and drawn["board"] == 6
+    # The turn passed: the tables of the player who ended it and of the next one changed
+    # (their turn marks, the next one's cards drawn); the third player's did not.
+    assert drawn["player"] == 10 and drawn["board"] == 6
+    third_name = users[third].username
+    assert first[third_name].count(f'data-seat="{third}"') == 1
 
 
 def test_nobody_gets_another_users_fragments(alice, bob):

@@ -33,6 +33,7 @@ The figures are per move (per POST), the median of --runs runs:
 | apply_ms | rules.apply (in Game.play, in the log) |
 | layer_send_ms | games.models.group_send (the sending thread's part) |
 | table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
+| socket_kb | the server's memory per open game socket: what --sockets sockets opened on one table hold once each has its first board (the server's allocations traced meanwhile) |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -41,6 +42,7 @@ The last line printed is one JSON object. Run it on a scratch database:
 """
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -50,6 +52,7 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from uuid import uuid4
 
@@ -86,6 +89,9 @@ class Command(BaseCommand):
         parser.add_argument("--warmup", type=int, default=6, help="Moves played first, unmeasured.")
         parser.add_argument("--seed", type=int, default=17)
         parser.add_argument("--pages", type=int, default=20, help="Table pages measured per run.")
+        parser.add_argument(
+            "--sockets", type=int, default=100, help="Sockets opened at once to measure memory."
+        )
         parser.add_argument(
             "--serve",
             type=int,
@@ -168,9 +174,16 @@ def serve(port):
     install_probes()
 
     def answer():
-        for _line in sys.stdin:
+        for line in sys.stdin:
             with _lock:
                 figures = dict(_totals, process=time.process_time())
+            # The memory the sockets hold: what was allocated since tracing began, still held.
+            if line.strip() == "trace":
+                tracemalloc.start()
+            elif line.strip() == "untrace":
+                gc.collect()
+                figures["traced"] = tracemalloc.get_traced_memory()[0]
+                tracemalloc.stop()
             sys.stdout.write("FIGURES " + json.dumps(figures) + "\n")
             sys.stdout.flush()
         os._exit(0)  # stdin closed: the bench is over
@@ -198,7 +211,8 @@ class BenchServer:
     def start(self):
         env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
-        env.update(STATIC_ROOT=str(STATIC_ROOT), DB_CONN_MAX_AGE="0")
+        env.update(SOCKETS_PER_USER="0")  # the memory's measure opens many sockets per player
+        env.update(STATIC_ROOT=str(STATIC_ROOT))
         url = database_url(connection.settings_dict)
         if url:
             env["DATABASE_URL"] = url
@@ -216,14 +230,14 @@ class BenchServer:
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=open("/tmp/move-bench-server.log", "w"),  # noqa: SIM115
+            stderr=open(f"/tmp/move-bench-server-{self.port}.log", "w"),  # noqa: SIM115
             text=True,
         )
         wait_for_port(self.port, 60, self.process)
 
-    def figures(self):
+    def figures(self, command="figures"):
         """Return the server's probe totals and process CPU time, in seconds."""
-        self.process.stdin.write("figures\n")
+        self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
         while True:  # the server may print other lines (warnings) on its stdout
             line = self.process.stdout.readline()
@@ -295,6 +309,7 @@ def measure(server, run, players, seed, options):
     ms["apply_ms"] = loud["apply"]
     ms["layer_send_ms"] = loud["layer_send"]
     ms["table_page_ms"] = quiet["table_page"]
+    ms["socket_kb"] = quiet["socket_kb"]
     return {key: round(value, 3) for key, value in ms.items()}
 
 
@@ -312,6 +327,7 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
     warmup = options["warmup"]
     game_number = 0
     table_page = None
+    socket_kb = None
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
         while counted < options["moves"]:
             code, cookies = await sync_to_async(make_table)(run, players, seed * 100 + game_number)
@@ -350,11 +366,13 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
                     warmup -= 1
             if not with_sockets and counted >= options["moves"]:
                 table_page = await page_cost(server, seated[0], path, options["pages"])
+                socket_kb = await socket_memory(server, cookies, path, options["sockets"])
             for player in seated:
                 await player.close()
     found = {name: value * 1000 / counted for name, value in spent.items()}
     if not with_sockets:
         found["table_page"] = table_page
+        found["socket_kb"] = socket_kb
     return found
 
 
@@ -368,6 +386,32 @@ async def page_cost(server, player, path, count):
                 raise RuntimeError(f"The table page was refused ({response.status}).")
     after = await asyncio.to_thread(server.figures)
     return (after["process"] - before["process"]) * 1000 / count
+
+
+async def socket_memory(server, cookies, path, count):
+    """Return the server's memory (KB) per open game socket, `count` opened at once.
+
+    The server traces its allocations (tracemalloc) while they open: what they still hold,
+    once each has its first board, divided by `count`. (Far more than 100 at once
+    overflow Daphne's listen backlog: connections then wait seconds.)
+    """
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=0)  # aiohttp holds 100 connections at most by default
+    async with aiohttp.ClientSession(
+        connector=connector, cookie_jar=aiohttp.DummyCookieJar()
+    ) as http:
+        players = [
+            Player(http, server.url, cookies[n % len(cookies)], f"/ws{path}", None)
+            for n in range(count)
+        ]
+        await asyncio.to_thread(server.figures, "trace")
+        await asyncio.gather(*(player.open() for player in players))
+        await asyncio.sleep(0.5)
+        held = (await asyncio.to_thread(server.figures, "untrace"))["traced"]
+        for player in players:
+            await player.close()
+    return held / 1024 / count
 
 
 def current_version(code):

@@ -1,0 +1,54 @@
+"""A game socket sends only the fragments that changed since it last sent them.
+
+Each socket still draws its own user's view (STYLE.md); a fragment that would
+show the same as the one the page has (a hand nobody touched, a spectator's
+note) is neither drawn nor sent again. A fragment with forms posts its version,
+so it is sent with every new version.
+"""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import rules
+from games.tests.test_consumer import connect, receive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fragments(html):
+    return {name for name in ("status", "board", "hand", "log") if f'id="{name}"' in html}
+
+
+async def test_it_sends_only_the_fragments_that_changed(table_game, alice, bob, charlie):
+    game = table_game
+    state = await sync_to_async(game.state)()
+    mover, waiter = state.current, 1 - state.current
+    sockets = {}
+    try:
+        for name, user in (("alice", alice), ("bob", bob), ("charlie", charlie)):
+            socket, connected = await connect(game, user)
+            assert connected
+            assert fragments(await receive(socket)) == {"status", "board", "hand", "log"}
+            sockets[name] = socket
+        by_seat = [sockets["alice"], sockets["bob"]]
+        bank = next(m for m in rules.legal_moves(state, mover) if m.kind == "bank")
+
+        await sync_to_async(game.play)(mover, bank, version=game.version)
+
+        # The mover's hand lost a card; the other player's hand and the spectator's note
+        # did not change, and hold no forms: they are not sent again.
+        assert fragments(await receive(by_seat[mover])) == {"status", "board", "hand", "log"}
+        waiting = fragments(await receive(by_seat[waiter]))
+        assert {"board", "log"} <= waiting and "hand" not in waiting
+        watching = fragments(await receive(sockets["charlie"]))
+        assert {"board", "log"} <= watching and "hand" not in watching
+
+        await sync_to_async(game.play)(mover, rules.Move.end(), version=game.version)
+
+        # Now the other player's hand has moves to make, posting the new version.
+        assert "hand" in fragments(await receive(by_seat[waiter]))
+        assert "hand" in fragments(await receive(by_seat[mover]))  # no longer its turn
+        assert "hand" not in fragments(await receive(sockets["charlie"]))
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
