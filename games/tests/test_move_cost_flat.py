@@ -32,7 +32,7 @@ OTHER_GAMES = 25  # finished games of alice and bob beside the long game
 POST_QUERIES = 16  # counted at 15 (18 before: the game read 4 times, its seats 3 times)
 SOCKET_QUERIES = 0  # a socket after the POST: the answer has read and drawn all it needs
 FIRST_SOCKET_QUERIES = 4  # the first socket after a move made without a POST
-PAGE_QUERIES = 9  # 8 for a player, 6 for a spectator
+PAGE_QUERIES = 13  # 12 for a player, 11 for a spectator (the chat panel: 4 or 5 of them)
 
 
 def socket_of(user, game):
