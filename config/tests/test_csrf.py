@@ -38,6 +38,7 @@ def url_arguments(game, names):
         "username": "alice",
         "other": "bob",
         "uidb64": "MQ",
+        "message_id": 1,
     }
     missing = set(names) - set(values)
     assert not missing, f"give test_csrf.py a value for the URL arguments {missing}"

@@ -133,7 +133,9 @@ def test_it_takes_a_newcomer_from_sign_up_to_a_rematch_against_the_computer(
     page.get_by_role("button", name="End turn").wait_for(timeout=60_000)  # my turn again
     page.get_by_text("Resign", exact=True).first.click()
     page.get_by_role("button", name="Yes, resign").click()
-    page.get_by_text("Basic bot 1 won: newcomer resigned").wait_for(timeout=10_000)
+    page.locator("#status").get_by_text("Basic bot 1 won: newcomer resigned").wait_for(
+        timeout=10_000
+    )
     page.screenshot(path=screenshot_dir / "newcomer-resigned.png", full_page=True)
     page.get_by_role("button", name="Rematch").click()
     page.wait_for_url(lambda url: code not in url and TABLE_URL.search(url) is not None)
