@@ -38,7 +38,12 @@ def people(game, here=None, here_too=()):
     # Read afresh: the seats of a version are kept (games/board.py), their seen_at moves on.
     seen = dict(game.seats.values_list("user_id", "seen_at"))
     return [
-        {"name": player_name(s.user), "here": s.user_id in here, "seen_at": seen.get(s.user_id)}
+        {
+            "seat": s.position,
+            "name": player_name(s.user),
+            "here": s.user_id in here,
+            "seen_at": seen.get(s.user_id),
+        }
         for s in seats
     ]
 
@@ -65,3 +70,11 @@ def presence_html(game, here):
         },
     }
     return render_to_string("games/chat.html#presence", context)
+
+
+def rooms_html(game, user, seat):
+    """Return the fragment that replaces the rooms on `user`'s page ("" when their chat is off)."""
+    context = chat_context(game, user, seat)
+    if context is None or context["off"]:
+        return ""
+    return render_to_string("games/chat.html#rooms", {"oob": True, "chat": context})
