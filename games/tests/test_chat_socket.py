@@ -158,3 +158,26 @@ async def test_it_sends_no_message_of_a_room_the_page_does_not_show_yet(
         assert "said as the game ended" not in await everything(socket)
     finally:
         await socket.disconnect()
+
+
+async def test_it_does_not_deliver_a_blocked_spectators_messages_to_a_spectator_blocker(
+    table_game, bob, charlie, django_user_model
+):
+    dave = await sync_to_async(django_user_model.objects.create_user)("dave", "d@example.com")
+    await sync_to_async(block)(charlie, dave)
+    sockets = [await connect(table_game, user) for user in (charlie, dave, bob)]
+    try:
+        for socket in sockets:
+            await everything(socket)
+
+        await post(table_game, dave, "spectator you blocked")
+        await post(table_game, charlie, "the blocker said this")
+        charlie_got, dave_got, bob_got = [await everything(s) for s in sockets]
+
+        assert "spectator you blocked" not in charlie_got
+        assert "the blocker said this" in charlie_got
+        assert "spectator you blocked" in dave_got and "the blocker" in dave_got
+        assert bob_got == ""  # a player: the spectators' chat is not theirs while the game runs
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
