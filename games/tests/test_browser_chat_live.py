@@ -3,9 +3,9 @@
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 
 from conftest import open_live_table
+from games.tests.test_chat import empty_cache  # noqa: F401  (autouse: presence lives in the cache)
 
 SHOTS = Path("/tmp/shots-chat2")
 
@@ -22,13 +22,6 @@ COUNT_NO_TARGETS = """() => {
         window.noTargets.push(event.detail.content.id || event.detail.content.tagName);
     });
 }"""
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()  # presence and the rate limit live there
-    yield
-    cache.clear()
 
 
 def send(page, text):

@@ -4,22 +4,15 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.blocks import block
 from games import chat, rules
 from games.chat import ChatMessage, Report
 from games.models import Game
+from games.tests.test_chat import empty_cache  # noqa: F401  (autouse: the rates live in the cache)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()  # the rate limit's times live there
-    yield
-    cache.clear()
 
 
 @pytest.fixture
