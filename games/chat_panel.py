@@ -15,6 +15,7 @@ def chat_context(game, user, seat, **extra):
     rooms = [] if off else chat.readable_rooms(game, seat)
     found = chat.messages_for(game, user, rooms)
     return {
+        "reported": reported_by(user, found),
         "code": game.code,
         "off": off,
         "off_always": bool(getattr(user, "chat_off", False)),
@@ -27,6 +28,18 @@ def chat_context(game, user, seat, **extra):
         "correspondence": game.pace == Game.Pace.CORRESPONDENCE,
         **extra,
     }
+
+
+def reported_by(user, found):
+    """Return the ids of the messages in `found` that `user` has reported (no query if none may be)."""
+    others = [m.pk for messages in found.values() for m in messages if m.user_id != user.pk]
+    if not others:
+        return set()
+    return set(
+        chat.Report.objects.filter(reporter=user, message_id__in=others).values_list(
+            "message_id", flat=True
+        )
+    )
 
 
 def people(game, here=None, here_too=()):

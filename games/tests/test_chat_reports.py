@@ -123,3 +123,17 @@ def test_it_answers_an_htmx_report_with_the_mark_in_the_buttons_place(
     response = report(client, table_game, message, htmx=True)
 
     assert response.text.strip() == '<span class="chat-reported">Reported</span>'
+
+
+def test_it_shows_a_message_already_reported_as_reported(client, table_game, alice, bob):
+    rude = say(table_game, alice, "rude words")
+    say(table_game, alice, "kind words")
+    client.force_login(bob)
+    report(client, table_game, rude)
+
+    page = table(client, table_game)
+
+    rude_line = page.split("rude words")[1].split("</li>")[0]
+    kind_line = page.split("kind words")[1].split("</li>")[0]
+    assert "Reported" in rude_line and "chat-report" not in rude_line.replace("chat-reported", "")
+    assert "Report this message" in kind_line
