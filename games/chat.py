@@ -12,6 +12,7 @@ boards are drawn per socket.
 
 import re
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -26,6 +27,8 @@ MAX_LENGTH = 500
 # A user may send RATE_COUNT messages in RATE_SECONDS, in all their games together.
 RATE_COUNT = 5
 RATE_SECONDS = 10
+# Reports one reader may file in 24 hours.
+REPORTS_A_DAY = 20
 # The newest messages a table shows of each room (the review shows them all).
 SHOWN = 100
 
@@ -208,9 +211,21 @@ def announce(code, message_id):
 
 
 def report(message, user):
-    """Record `user`'s report of `message` (once); a message of their own is not reported."""
+    """Record `user`'s report of `message` (once); a message of their own is not reported.
+
+    A reader files at most REPORTS_A_DAY reports in 24 hours: enough for any
+    honest table, too few to bury the moderators' list.
+    """
     if message.user_id == user.pk:
         raise ChatError(gettext("You cannot report your own message."))
+    if Report.objects.filter(message=message, reporter=user).exists():
+        return
+    since = timezone.now() - timedelta(days=1)
+    if Report.objects.filter(reporter=user, created_at__gte=since).count() >= REPORTS_A_DAY:
+        raise ChatError(
+            gettext("You have sent %(count)s reports today: try again tomorrow.")
+            % {"count": REPORTS_A_DAY}
+        )
     Report.objects.get_or_create(message=message, reporter=user)
 
 

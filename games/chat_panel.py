@@ -15,6 +15,7 @@ def chat_context(game, user, seat, **extra):
     rooms = [] if off else chat.readable_rooms(game, seat)
     found = chat.messages_for(game, user, rooms)
     return {
+        "reported": reported_by(user, found),
         "code": game.code,
         "off": off,
         "off_always": bool(getattr(user, "chat_off", False)),
@@ -29,6 +30,18 @@ def chat_context(game, user, seat, **extra):
     }
 
 
+def reported_by(user, found):
+    """Return the ids of the messages in `found` that `user` has reported (no query if none may be)."""
+    others = [m.pk for messages in found.values() for m in messages if m.user_id != user.pk]
+    if not others:
+        return set()
+    return set(
+        chat.Report.objects.filter(reporter=user, message_id__in=others).values_list(
+            "message_id", flat=True
+        )
+    )
+
+
 def people(game, here=None, here_too=()):
     """Return the players of `game`: name, whether they have its table open now, last seen."""
     seats = seats_at(game)
@@ -38,7 +51,12 @@ def people(game, here=None, here_too=()):
     # Read afresh: the seats of a version are kept (games/board.py), their seen_at moves on.
     seen = dict(game.seats.values_list("user_id", "seen_at"))
     return [
-        {"name": player_name(s.user), "here": s.user_id in here, "seen_at": seen.get(s.user_id)}
+        {
+            "seat": s.position,
+            "name": player_name(s.user),
+            "here": s.user_id in here,
+            "seen_at": seen.get(s.user_id),
+        }
         for s in seats
     ]
 
@@ -65,3 +83,11 @@ def presence_html(game, here):
         },
     }
     return render_to_string("games/chat.html#presence", context)
+
+
+def rooms_html(game, user, seat):
+    """Return the fragment that replaces the rooms on `user`'s page ("" when their chat is off)."""
+    context = chat_context(game, user, seat)
+    if context is None or context["off"]:
+        return ""
+    return render_to_string("games/chat.html#rooms", {"oob": True, "chat": context})

@@ -7,6 +7,12 @@ their switch): the players' sockets never receive the spectators' chat while
 the game runs, and a blocker's socket never receives the blocked user's
 messages.
 
+A player's page shows only the players' chat while the game runs; when the
+game ends (or the socket opens on an ended game, which the page may have
+been drawn before) the socket sends that player both rooms at once, and a
+message of a room the page does not show yet is never sent (htmx would find
+no target for it).
+
 Presence is counted per socket (games/presence.py): a player is here while
 one of their sockets on the game is open.
 """
@@ -16,7 +22,7 @@ import secrets
 from django.utils import timezone, translation
 
 from games import chat, presence
-from games.chat_panel import new_message_html, presence_html
+from games.chat_panel import new_message_html, presence_html, rooms_html
 from games.models import Game, Seat, group_send
 
 
@@ -24,6 +30,8 @@ class ChatSocket:
     presence_key = None
     presence_drawn = frozenset()
     chat_seat = None
+    # The rooms the page shows (a new message of another room has no list to go into).
+    chat_rooms = ()
 
     def websocket_connect(self, message):
         super().websocket_connect(message)
@@ -48,8 +56,11 @@ class ChatSocket:
             .values_list("position", flat=True)
             .first()
         )
+        self.chat_rooms = chat.readable_rooms(game, self.chat_seat) if game else []
         if self.chat_seat is None:
             return
+        if game.status == Game.Status.FINISHED:
+            self.send_all_rooms(game)
         self.presence_token = secrets.token_hex(8)
         self.presence_key = presence.arrive(self.code, self.user.pk, self.presence_token)
         self.announce_presence()
@@ -64,6 +75,21 @@ class ChatSocket:
             seen_at=timezone.now()
         )
         self.announce_presence()
+
+    def board_sent(self, game):
+        """Open the spectators' chat on a player's page once the game has ended."""
+        if self.chat_seat is None or chat.ChatMessage.Room.SPECTATORS in self.chat_rooms:
+            return
+        if game.status == Game.Status.FINISHED:
+            self.send_all_rooms(game)
+
+    def send_all_rooms(self, game):
+        """Send this socket's page every room its user reads now (the players' page at the end)."""
+        self.chat_rooms = chat.readable_rooms(game, self.chat_seat)
+        with translation.override(self.language()):
+            html = rooms_html(game, self.user, self.chat_seat)
+        if html:
+            self.send(text_data=html)
 
     def announce_presence(self):
         group_send(self.group, {"type": "presence.changed"})
@@ -89,7 +115,9 @@ class ChatSocket:
             .filter(pk=event.get("id"), game__code=self.code)
             .first()
         )
-        if message is None or not chat.may_read(message, message.game, self.user, self.chat_seat):
+        if message is None or message.room not in self.chat_rooms:
+            return
+        if not chat.may_read(message, message.game, self.user, self.chat_seat):
             return
         with translation.override(self.language()):
             self.send(text_data=new_message_html(message, self.user.pk))

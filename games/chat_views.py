@@ -72,6 +72,8 @@ def report_message(request, code, message_id):
     try:
         chat.report(message, request.user)
     except chat.ChatError as e:
+        if request.htmx:
+            return render(request, "games/chat.html#reported", {"error": str(e)})
         messages.error(request, str(e))
         return _back_to_chat(game)
     if request.htmx:

@@ -88,6 +88,7 @@ class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
             html, self.shown = board_update(game, self.user, self.shown)
         self.sent_version = game.version
         self.send(text_data=html)
+        self.board_sent(game)  # games/chat_socket.py: the chat's rooms when the game ends
 
     def language(self):
         """Return the language of this socket's pages: the user's choice, else the browser's."""

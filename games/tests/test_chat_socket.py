@@ -7,7 +7,7 @@ from django.core.cache import cache
 
 from accounts.blocks import block
 from config.asgi import application
-from games import chat
+from games import chat, rules
 from games.models import Seat
 from games.tests.test_consumer import session_headers
 
@@ -116,3 +116,68 @@ async def test_it_shows_who_has_the_table_open_live(table_game, alice, bob):
         assert seen.seen_at is not None
     finally:
         await alice_socket.disconnect()
+
+
+async def test_it_opens_the_spectators_chat_on_a_players_page_when_the_game_ends(
+    table_game, alice, bob, charlie
+):
+    await post(table_game, charlie, "watching closely")
+    socket = await connect(table_game, alice)
+    try:
+        assert "watching closely" not in await everything(socket)
+
+        await sync_to_async(table_game.play)(1, rules.Move.resign())
+        got = await everything(socket)
+
+        assert '<div id="chat-rooms" class="chat-rooms" hx-swap-oob="true">' in got
+        rooms = got.split('id="chat-rooms"')[1]
+        assert 'id="chat-spectators"' in rooms and "watching closely" in rooms
+        await post(table_game, charlie, "well played both")
+        assert "well played both" in await everything(socket)
+    finally:
+        await socket.disconnect()
+
+
+async def test_it_sends_no_message_of_a_room_the_page_does_not_show_yet(
+    table_game, alice, charlie, without_broadcasts
+):
+    socket = await connect(table_game, alice)
+    try:
+        await everything(socket)
+        message = await post(table_game, charlie, "said as the game ended")
+        await everything(socket)
+
+        # The game has ended, but alice's socket has not yet drawn the end (nor the rooms).
+        def end_quietly():
+            with without_broadcasts():
+                table_game.play(1, rules.Move.resign())
+
+        await sync_to_async(end_quietly)()
+        await sync_to_async(chat.announce)(table_game.code, message.pk)
+
+        assert "said as the game ended" not in await everything(socket)
+    finally:
+        await socket.disconnect()
+
+
+async def test_it_does_not_deliver_a_blocked_spectators_messages_to_a_spectator_blocker(
+    table_game, bob, charlie, django_user_model
+):
+    dave = await sync_to_async(django_user_model.objects.create_user)("dave", "d@example.com")
+    await sync_to_async(block)(charlie, dave)
+    sockets = [await connect(table_game, user) for user in (charlie, dave, bob)]
+    try:
+        for socket in sockets:
+            await everything(socket)
+
+        await post(table_game, dave, "spectator you blocked")
+        await post(table_game, charlie, "the blocker said this")
+        charlie_got, dave_got, bob_got = [await everything(s) for s in sockets]
+
+        assert "spectator you blocked" not in charlie_got
+        assert "the blocker said this" in charlie_got
+        assert "spectator you blocked" in dave_got and "the blocker" in dave_got
+        assert bob_got == ""  # a player: the spectators' chat is not theirs while the game runs
+    finally:
+        for socket in sockets:
+            await socket.disconnect()

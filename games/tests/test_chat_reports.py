@@ -1,0 +1,139 @@
+"""Reports and blocks at the chat: what a blocker still reads, how many reports one reader files."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from accounts.blocks import block
+from games import chat, rules
+from games.chat import ChatMessage, Report
+from games.models import Game
+from games.tests.test_chat import empty_cache  # noqa: F401  (autouse: the rates live in the cache)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dave(db):
+    return get_user_model().objects.create_user("dave", "dave@example.com", "pw-dave-12345")
+
+
+def table(client, game):
+    return client.get(reverse("games:table", args=[game.code])).text
+
+
+def say(game, user, text):
+    return chat.post(game, user, chat.seat_of(game, user), text=text)
+
+
+def report(client, game, message, htmx=False):
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(
+        reverse("games:chat_report", args=[game.code, message.pk]), headers=headers, follow=True
+    )
+
+
+def test_it_hides_a_blocked_spectators_messages_from_a_spectator_who_blocked_them(
+    client, table_game, charlie, dave
+):
+    block(charlie, dave)
+    say(table_game, dave, "from the blocked spectator")
+    say(table_game, charlie, "my own words")
+
+    client.force_login(charlie)
+    page = table(client, table_game)
+
+    assert "from the blocked spectator" not in page
+    assert "my own words" in page
+    client.force_login(dave)
+    assert "from the blocked spectator" in table(
+        client, table_game
+    )  # the blocked one sees no change
+
+
+def test_it_hides_a_blocked_spectators_messages_from_a_player_once_the_game_ends(
+    client, table_game, alice, bob, charlie
+):
+    block(alice, charlie)
+    say(table_game, charlie, "spectator words")
+    say(table_game, alice, "player words")
+    table_game.play(1, rules.Move.resign())
+    assert Game.objects.get(pk=table_game.pk).status == Game.Status.FINISHED
+
+    client.force_login(alice)
+    alice_page = table(client, table_game)
+    client.force_login(bob)
+    bob_page = table(client, table_game)
+
+    assert "spectator words" not in alice_page and "player words" in alice_page
+    assert "spectator words" in bob_page
+
+
+def test_it_keeps_a_blockers_own_messages_on_their_page(client, table_game, alice, bob):
+    block(alice, bob)
+    say(table_game, alice, "still talking")
+    say(table_game, bob, "not heard")
+
+    client.force_login(alice)
+    page = table(client, table_game)
+
+    assert "still talking" in page and "not heard" not in page
+
+
+def test_it_records_one_report_per_message_and_reader(client, table_game, alice, bob):
+    message = say(table_game, alice, "rude words")
+    client.force_login(bob)
+
+    for _ in range(3):
+        response = report(client, table_game, message)
+
+    assert response.status_code == 200
+    assert Report.objects.filter(message=message, reporter=bob).count() == 1
+
+
+def test_it_refuses_a_21st_report_in_a_day_readably(client, table_game, alice, bob, traveller):
+    client.force_login(bob)
+    messages = [
+        ChatMessage.objects.create(game=table_game, user=alice, room="players", text=f"m{n}")
+        for n in range(22)
+    ]
+    for message in messages[:20]:
+        report(client, table_game, message)
+
+    refused = report(client, table_game, messages[20])
+    htmx = report(client, table_game, messages[21], htmx=True)
+
+    assert "You have sent 20 reports today: try again tomorrow." in refused.text
+    assert 'role="alert">You have sent 20 reports today' in htmx.text
+    assert "<html" not in htmx.text  # the button's place gets the reason, not a whole page
+    assert Report.objects.filter(reporter=bob).count() == 20
+    traveller.shift(timedelta(days=1, minutes=1))
+    report(client, table_game, messages[20])
+    assert Report.objects.filter(reporter=bob).count() == 21
+
+
+def test_it_answers_an_htmx_report_with_the_mark_in_the_buttons_place(
+    client, table_game, alice, bob
+):
+    message = say(table_game, alice, "rude words")
+    client.force_login(bob)
+
+    response = report(client, table_game, message, htmx=True)
+
+    assert response.text.strip() == '<span class="chat-reported">Reported</span>'
+
+
+def test_it_shows_a_message_already_reported_as_reported(client, table_game, alice, bob):
+    rude = say(table_game, alice, "rude words")
+    say(table_game, alice, "kind words")
+    client.force_login(bob)
+    report(client, table_game, rude)
+
+    page = table(client, table_game)
+
+    rude_line = page.split("rude words")[1].split("</li>")[0]
+    kind_line = page.split("kind words")[1].split("</li>")[0]
+    assert "Reported" in rude_line and "chat-report" not in rude_line.replace("chat-reported", "")
+    assert "Report this message" in kind_line
