@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.profile import games_together
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -433,31 +434,40 @@ def finished_games(request):
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
     player = get_object_or_404(get_user_model(), username=username)
-    # The player's seats in finished games, newest first, from the seat_history index.
-    seats = Seat.objects.filter(user=player, ended_at__isnull=False)
+    # The player's seats in finished games, newest first, from the seat_history index; with
+    # one opponent, their games together from together_history (GameTogether), both a page
+    # at a time (neither walks the player's whole history).
+    found = Seat.objects.filter(user=player, ended_at__isnull=False)
+    other = None
     if opponent:
-        seats = seats.filter(game__seats__user__username=opponent)
-    seats = seats.select_related("game").prefetch_related(
+        other = get_user_model().objects.filter(username=opponent).first()
+    if other is not None and other != player:
+        found = games_together(player, other)
+    elif opponent and other is None:
+        found = found.none()
+    found = found.select_related("game").prefetch_related(
         Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
     )
 
     def position(code):
-        at = Seat.objects.filter(user=player, game__code=code, ended_at__isnull=False)
-        return at.values_list("ended_at", "game_id").first()
+        return found.filter(game__code=code).values_list("ended_at", "game_id").first()
 
     page = requested_page(
-        request, seats, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
+        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
     )
-    rows = [
-        {
-            "ended_at": seat.game.ended_at,
-            "players": [player_name(other.user) for other in seat.game.seats.all()],
-            "result": seat.get_result_display(),
-            "turns": seat.game.turn_number,
-            "review_url": reverse("games:review", args=[seat.game.code]),
-        }
-        for seat in page.object_list
-    ]
+    rows = []
+    for row in page.object_list:
+        seats = row.game.seats.all()
+        seat = next(s for s in seats if s.user_id == player.pk)
+        rows.append(
+            {
+                "ended_at": row.game.ended_at,
+                "players": [player_name(s.user) for s in seats],
+                "result": seat.get_result_display(),
+                "turns": row.game.turn_number,
+                "review_url": reverse("games:review", args=[row.game.code]),
+            }
+        )
     query = {"player": player.get_username()}
     if opponent:
         query["opponent"] = opponent

@@ -155,10 +155,10 @@ def make_player(run, count):
 def finished_history(player, others, count):
     """Make, in bulk, `count` finished games of `player` against `others` in turn; oldest first.
 
-    Their seats and the player's rating history are what a finished game
-    leaves (Game._finish, accounts.stats.record_result).
+    Their seats, the pairs' games together and the player's rating history
+    are what a finished game leaves (Game._finish, accounts.stats.record_result).
     """
-    from accounts.models import RatingChange
+    from accounts.models import GameTogether, RatingChange
     from games.models import Game, Seat
 
     start = timezone.now() - timedelta(minutes=count + 10)
@@ -185,6 +185,14 @@ def finished_history(player, others, count):
             seat.ended_at = game.ended_at
             seats.append(seat)
     Seat.objects.bulk_create(seats, batch_size=2000)
+    GameTogether.objects.bulk_create(
+        (
+            GameTogether(user=a, opponent=b, game=game, ended_at=game.ended_at)
+            for i, game in enumerate(games)
+            for a, b in ((player, others[i % len(others)]), (others[i % len(others)], player))
+        ),
+        batch_size=2000,
+    )
     RatingChange.objects.bulk_create(
         (
             RatingChange(
