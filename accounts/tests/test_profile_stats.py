@@ -142,9 +142,7 @@ def test_it_counts_the_records_of_the_games_finished_before_the_migration(alice,
     assert len(records) == 6
 
 
-def test_it_fills_the_games_two_players_finished_together_for_the_games_before(
-    alice, bob, charlie
-):
+def test_it_fills_the_games_two_players_finished_together_for_the_games_before(alice, bob, charlie):
     two = finished([alice, bob], ["win", "loss"])
     three = finished([alice, bob, charlie], ["loss", "loss", "win"], when=1)
     GameTogether.objects.all().delete()
