@@ -23,6 +23,8 @@ printed figure the median of --runs runs. The pages:
 | recent | `/games/recent/`, first page |
 | recent_oldest | `/games/recent/`, the page of the oldest games |
 | leaderboard | `/accounts/leaderboard/` |
+| finished_opponent | the player's finished games against their first opponent (a quarter of them) |
+| versus | the head-to-head page of the player and their first opponent |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -147,6 +149,8 @@ def make_player(run, count):
         "recent": "/games/recent/",
         "recent_oldest": f"/games/recent/?page=100000&before={oldest}",
         "leaderboard": "/accounts/leaderboard/",
+        "finished_opponent": f"/games/finished/?opponent={others[0].username}",
+        "versus": f"/accounts/u/{name}/vs/{others[0].username}/",
     }
     cookies = login_cookies(player)
     return paths, "; ".join(f"{k}={v}" for k, v in cookies.items())
