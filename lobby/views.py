@@ -466,7 +466,8 @@ def open_tables(user, page=1, mine=None):
 
 def my_tables(user):
     """Return the tables of `user` for the home page, the ones waiting for them first."""
-    games = Game.objects.select_related("host", "winner")
+    # Each select_related costs building and reading every column of a user: only what is shown.
+    games = Game.objects.all()
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
@@ -476,7 +477,7 @@ def my_tables(user):
         status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
     ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
     current = list(current)
-    last_seats = finished_seats(user.seats.select_related("game__host", "game__winner"))
+    last_seats = finished_seats(user.seats.select_related("game__winner"))
     finished = [seat.game for seat in last_seats]
     # Every listed game's players in one query.
     prefetch_related_objects(
@@ -492,7 +493,7 @@ def my_tables(user):
     invitations = (
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
         .exclude(game__seats__user=user)
-        .select_related("game__host", "invited_by")
+        .select_related("game", "invited_by")
         .annotate(taken=Count("game__seats"))
         .order_by("-created_at")
     )
