@@ -268,6 +268,28 @@ class HeadToHead(models.Model):
         return f"{self.user_id} v {self.opponent_id}: {self.won}-{self.lost} of {self.games}"
 
 
+class GameTogether(models.Model):
+    """A game `user` and `opponent` finished together, seen from `user`'s side (both ways).
+
+    Written with the result (accounts.stats.record_result), so that the games
+    of two players together are read newest first down one index, a page at a
+    time, instead of walking either player's whole history to find them.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "opponent", "ended_at", "game"], name="together_history")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} v {self.opponent_id}: {self.game_id}"
+
+
 class PlayerStats(models.Model):
     """A player's totals, updated once when each of their games ends (never recounted)."""
 

@@ -1,8 +1,16 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
-from accounts.models import BotStrength, Edition, HeadToHead, PlayerStats, Rating, RatingChange
+from accounts.models import (
+    BotStrength,
+    Edition,
+    GameTogether,
+    HeadToHead,
+    PlayerStats,
+    Rating,
+    RatingChange,
+)
 from games.cardnames import kind_name
-from games.models import Game, Seat
+from games.models import Seat
 
 HISTORY_POINTS = 200  # rating history drawn per edition
 LEADERBOARD_MIN_GAMES = 10
@@ -80,11 +88,16 @@ def recent_games(user, count=10):
     ]
 
 
+def games_together(user, other):
+    """Return the finished games of `user` with `other`, as GameTogether rows (together_history).
+
+    Read newest first by (ended_at, game) a page at a time (games.keyset).
+    """
+    return GameTogether.objects.filter(user=user, opponent=other)
+
+
 def head_to_head(user, other):
-    """Return `user`'s record against `other` (stored: HeadToHead), and their finished games."""
-    together = Game.objects.filter(status=Game.Status.FINISHED, seats__user=user).filter(
-        seats__user=other
-    )
+    """Return `user`'s record against `other` (stored: HeadToHead)."""
     stored = HeadToHead.objects.filter(user=user, opponent=other).first()
     record = {
         "games": stored.games if stored else 0,
@@ -92,7 +105,7 @@ def head_to_head(user, other):
         "lost": stored.lost if stored else 0,
     }
     record["others"] = record["games"] - record["won"] - record["lost"]
-    return record, together
+    return record
 
 
 def leaderboard(edition):

@@ -10,7 +10,14 @@ import math
 
 from openskill.models import PlackettLuce
 
-from accounts.models import Edition, HeadToHead, PlayerStats, Rating, RatingChange
+from accounts.models import (
+    Edition,
+    GameTogether,
+    HeadToHead,
+    PlayerStats,
+    Rating,
+    RatingChange,
+)
 
 MODEL = PlackettLuce()
 
@@ -104,6 +111,12 @@ def _count_pairs(game, seats):
         record.won += record.user_id == game.winner_id
         record.lost += record.opponent_id == game.winner_id
     HeadToHead.objects.bulk_update(records, ["games", "won", "lost"])
+    GameTogether.objects.bulk_create(
+        [
+            GameTogether(user_id=u, opponent_id=v, game=game, ended_at=game.ended_at)
+            for u, v in pairs
+        ]
+    )
 
 
 def _tally(table, key, won):

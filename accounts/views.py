@@ -6,7 +6,6 @@ from django.contrib.auth import login, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.mail import EmailMessage
-from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
@@ -31,15 +30,19 @@ from accounts.profile import (
     LEADERBOARD_MIN_GAMES,
     LEADERBOARD_SIZE,
     bot_strength,
+    games_together,
     head_to_head,
     leaderboard as leaderboard_of,
     profile_stats,
     recent_games,
 )
 from games import bots, vacation as vacations
+from games.keyset import requested_page
 from games.models import Game
 
 log = logging.getLogger(__name__)
+
+VERSUS_PER_PAGE = 50
 
 
 def _next_url(request):
@@ -153,7 +156,7 @@ def profile(request, username):
         **profile_stats(user),
     }
     if request.user.is_authenticated and request.user != user:
-        ctx["versus"], _games = head_to_head(request.user, user)
+        ctx["versus"] = head_to_head(request.user, user)
         ctx["blocked"] = blocks.has_blocked(request.user, user)
     return render(request, "accounts/profile.html", ctx)
 
@@ -182,15 +185,22 @@ def versus(request, username, other):
     """Show the record of two players against each other, with their games together."""
     user = get_object_or_404(User, username=username, is_active=True)
     opponent = get_object_or_404(User, username=other, is_active=True)
-    record, together = head_to_head(user, opponent)
-    page = Paginator(
-        together.select_related("winner").order_by("-ended_at").distinct(), 50
-    ).get_page(request.GET.get("page"))
-    return render(
-        request,
-        "accounts/versus.html",
-        {"profile_user": user, "opponent": opponent, "record": record, "page": page},
+    rows = games_together(user, opponent).select_related("game__winner")
+
+    def position(code):
+        return rows.filter(game__code=code).values_list("ended_at", "game_id").first()
+
+    page = requested_page(
+        request, rows, VERSUS_PER_PAGE, "ended_at", "game_id", position, lambda r: r.game.code
     )
+    page.object_list = [row.game for row in page.object_list]
+    context = {
+        "profile_user": user,
+        "opponent": opponent,
+        "record": head_to_head(user, opponent),
+        "page": page,
+    }
+    return render(request, "accounts/versus.html", context)
 
 
 def leaderboard(request):

@@ -3,6 +3,7 @@
 Then the pages of finished games: reviews, records and lists.
 """
 
+import re
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -12,16 +13,19 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.profile import games_together
 from games import analysis as analyses, limits, review as reviews, rules
-from games.board import board_for, flash_fragment, player_name, table_context
+from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
 from games.chat_panel import chat_context, review_chat
@@ -49,6 +53,7 @@ def table(request, code):
     if not may_watch(request.user, game):
         raise Http404  # as the waiting room of a private table does: no sign it exists
     context = table_context(game, request.user)
+    context["drawn"] = page_fragments(request, game)
     seat = game.seats.filter(user=request.user).first()  # as it is now: its standing answers
     context["chat"] = chat_context(game, request.user, context["seat"])
     if seat is not None:
@@ -57,6 +62,29 @@ def table(request, code):
             context["standing_form"] = standing_form_html(seat, request.user)
             context["standing_url"] = reverse("games:standing_answers", args=[code])
     return render(request, "games/table.html", context)
+
+
+OOB_SWAP = ' hx-swap-oob="true"'
+POST_FORM = re.compile(r'<form\b[^>]*\bmethod="post"[^>]*>')
+
+
+def page_fragments(request, game):
+    """Return {name: html} of the table's fragments for the page, as the sockets drew them.
+
+    The move's answer and the sockets draw a user's fragments once per version
+    (board_for); the page takes the same drawing instead of drawing them again:
+    each fragment in place (not an out-of-band swap), and its forms given the
+    CSRF field that a page posted without JavaScript needs (the fragments are
+    drawn without a request: htmx sends the token in a header).
+    """
+    html = board_for(game, request.user)
+    starts = sorted((html.index(f'<section id="{name}"'), name) for name in FRAGMENTS)
+    field = f'<input type="hidden" name="csrfmiddlewaretoken" value="{get_token(request)}">'
+    drawn = {}
+    for (start, name), (end, _next) in zip(starts, [*starts[1:], (len(html), None)], strict=True):
+        part = html[start:end].replace(OOB_SWAP, "", 1)
+        drawn[name] = mark_safe(POST_FORM.sub(lambda m: m.group(0) + field, part))
+    return drawn
 
 
 # The standing answers' form as drawn, by what it shows: drawing a form costs more than a table.
@@ -433,31 +461,40 @@ def finished_games(request):
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
     player = get_object_or_404(get_user_model(), username=username)
-    # The player's seats in finished games, newest first, from the seat_history index.
-    seats = Seat.objects.filter(user=player, ended_at__isnull=False)
+    # The player's seats in finished games, newest first, from the seat_history index; with
+    # one opponent, their games together from together_history (GameTogether), both a page
+    # at a time (neither walks the player's whole history).
+    found = Seat.objects.filter(user=player, ended_at__isnull=False)
+    other = None
     if opponent:
-        seats = seats.filter(game__seats__user__username=opponent)
-    seats = seats.select_related("game").prefetch_related(
+        other = get_user_model().objects.filter(username=opponent).first()
+    if other is not None and other != player:
+        found = games_together(player, other)
+    elif opponent and other is None:
+        found = found.none()
+    found = found.select_related("game").prefetch_related(
         Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
     )
 
     def position(code):
-        at = Seat.objects.filter(user=player, game__code=code, ended_at__isnull=False)
-        return at.values_list("ended_at", "game_id").first()
+        return found.filter(game__code=code).values_list("ended_at", "game_id").first()
 
     page = requested_page(
-        request, seats, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
+        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
     )
-    rows = [
-        {
-            "ended_at": seat.game.ended_at,
-            "players": [player_name(other.user) for other in seat.game.seats.all()],
-            "result": seat.get_result_display(),
-            "turns": seat.game.turn_number,
-            "review_url": reverse("games:review", args=[seat.game.code]),
-        }
-        for seat in page.object_list
-    ]
+    rows = []
+    for row in page.object_list:
+        seats = row.game.seats.all()
+        seat = next(s for s in seats if s.user_id == player.pk)
+        rows.append(
+            {
+                "ended_at": row.game.ended_at,
+                "players": [player_name(s.user) for s in seats],
+                "result": seat.get_result_display(),
+                "turns": row.game.turn_number,
+                "review_url": reverse("games:review", args=[row.game.code]),
+            }
+        )
     query = {"player": player.get_username()}
     if opponent:
         query["opponent"] = opponent

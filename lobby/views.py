@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, F, Prefetch, Window
+from django.db.models import Count, F, Prefetch, Window, prefetch_related_objects
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -50,15 +50,17 @@ def home(request):
 
 
 def home_context(request, computer_form=None):
-    listed, more = open_tables(request.user)
-    context = {
-        "open_tables": listed,
-        "more_tables": more,
-        "in_progress": games_in_progress(request.user),
-    }
+    context = {}
+    mine = None
     if request.user.is_authenticated:
         context.update(my_tables(request.user))
         context["computer_form"] = computer_form or ComputerGameForm()
+        # The open tables the user sits at are their waiting rooms: no query to find them.
+        mine = {game.pk for game in context["waiting_room"]}
+    listed, more = open_tables(request.user, mine=mine)
+    context["open_tables"] = listed
+    context["more_tables"] = more
+    context["in_progress"] = games_in_progress(request.user)
     return context
 
 
@@ -446,12 +448,17 @@ def listed_tables(page=1):
     return games[:size], len(games) > size
 
 
-def open_tables(user, page=1):
-    """Return a page of `listed_tables`, each marked with whether `user` sits there; and `more`."""
+def open_tables(user, page=1, mine=None):
+    """Return a page of `listed_tables`, each marked with whether `user` sits there; and `more`.
+
+    `mine`: the ids of the open tables `user` sits at, when the caller knows them.
+    """
     games, more = listed_tables(page)
-    mine = set()
-    if user.is_authenticated:
-        mine = set(Seat.objects.filter(user=user, game__in=games).values_list("game_id", flat=True))
+    if mine is None:
+        mine = set()
+        if user.is_authenticated:
+            seats = Seat.objects.filter(user=user, game__in=games)
+            mine = set(seats.values_list("game_id", flat=True))
     for game in games:
         game.is_mine = game.pk in mine
     return games, more
@@ -459,7 +466,8 @@ def open_tables(user, page=1):
 
 def my_tables(user):
     """Return the tables of `user` for the home page, the ones waiting for them first."""
-    games = Game.objects.select_related("host", "winner").prefetch_related("seats__user")
+    # Each select_related costs building and reading every column of a user: only what is shown.
+    games = Game.objects.all()
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
@@ -468,6 +476,13 @@ def my_tables(user):
         seats__ended_at=None,
         status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
     ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
+    current = list(current)
+    last_seats = finished_seats(user.seats.select_related("game__winner"))
+    finished = [seat.game for seat in last_seats]
+    # Every listed game's players in one query.
+    prefetch_related_objects(
+        current + finished, Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
     for game in current:
         if game.status == Game.Status.OPEN:
             waiting_room.append(game)
@@ -475,12 +490,10 @@ def my_tables(user):
             your_move.append(game)
         else:
             in_play.append(game)
-    last_seats = finished_seats(user.seats.select_related("game__host", "game__winner"))
-    finished = [seat.game for seat in last_seats.prefetch_related("game__seats__user")]
     invitations = (
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
         .exclude(game__seats__user=user)
-        .select_related("game__host", "invited_by")
+        .select_related("game", "invited_by")
         .annotate(taken=Count("game__seats"))
         .order_by("-created_at")
     )

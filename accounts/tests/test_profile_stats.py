@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.urls import reverse
 
-from accounts.models import HeadToHead, PlayerStats, Rating
+from accounts.models import GameTogether, HeadToHead, PlayerStats, Rating
 from accounts.profile import LEADERBOARD_MIN_GAMES, rating_chart
 from accounts.tests.test_stats import finished
 
@@ -140,3 +140,21 @@ def test_it_counts_the_records_of_the_games_finished_before_the_migration(alice,
     assert records[("bob", "alice")] == (2, 0, 1)
     assert records[("charlie", "alice")] == (1, 1, 0)
     assert len(records) == 6
+
+
+def test_it_fills_the_games_two_players_finished_together_for_the_games_before(alice, bob, charlie):
+    two = finished([alice, bob], ["win", "loss"])
+    three = finished([alice, bob, charlie], ["loss", "loss", "win"], when=1)
+    GameTogether.objects.all().delete()
+    migration = importlib.import_module("accounts.migrations.0014_speed")
+
+    migration.fill(django_apps, None)
+
+    rows = {
+        (r.user.username, r.opponent.username, r.game_id, r.ended_at)
+        for r in GameTogether.objects.select_related("user", "opponent")
+    }
+    assert ("alice", "bob", two.pk, two.ended_at) in rows
+    assert ("bob", "alice", two.pk, two.ended_at) in rows
+    assert ("charlie", "bob", three.pk, three.ended_at) in rows
+    assert len(rows) == 2 + 6

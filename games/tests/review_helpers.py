@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from accounts.models import GameTogether
 from games import rules
 from games.models import Game, Move, Seat
 from games.rules.bots import play_random_game, random_move
@@ -62,6 +63,12 @@ def stored_game(users, seed, options=None):
             ended_at=game.ended_at,
         )
         for position, user in enumerate(users)
+    )
+    GameTogether.objects.bulk_create(
+        GameTogether(user=user, opponent=other, game=game, ended_at=game.ended_at)
+        for user in users
+        for other in users
+        if other != user
     )
     Move.objects.bulk_create(
         Move(

@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.urls import reverse
 
+from accounts.models import GameTogether
 from games.models import Game, Seat
 from games.tests.review_helpers import started_game, stored_game
 from games.views import GAMES_PER_PAGE
@@ -24,6 +25,7 @@ def ended_hours_ago(game, hours):
     game.ended_at = game.ended_at - timedelta(hours=hours)
     game.save(update_fields=["ended_at"])
     game.seats.update(ended_at=game.ended_at)  # as Game.play leaves a finished game
+    GameTogether.objects.filter(game=game).update(ended_at=game.ended_at)
     return game
 
 

@@ -41,9 +41,9 @@ PLAY_QUERIES = 13
 VIEW_QUERIES = 23  # htmx: the redrawn board, with the last moves of the log
 REDIRECT_QUERIES = 17  # without htmx: the move and a redirect
 # The move that ends a game: the same and the summary, checkpoints, totals and ratings.
-END_QUERIES = (
-    24  # counted at 22 (18 before Seat.ended_at, head-to-head records and the analysis queue)
-)
+# Counted at 18, then 22 with Seat.ended_at, head-to-head records and the analysis queue,
+# 23 with the games-together rows.
+END_QUERIES = 24
 
 POSITION = """
 players: alice bob

@@ -110,3 +110,37 @@ def test_it_shows_the_oldest_page_of_a_long_history(client, alice, bob):
     shown = [row["review_url"].split("/")[2] for row in response.context["rows"]]
     assert shown == [game.code for game in reversed(games[:GAMES_PER_PAGE])]
     assert "before=" not in response.content.decode()
+
+
+def test_it_reads_the_games_with_one_opponent_alike_however_many_others_follow(
+    client, alice, bob, charlie
+):
+    first = finished_history(alice, [bob], FEW)
+    oldest = first[GAMES_PER_PAGE].code
+    client.force_login(alice)
+    finished = reverse("games:finished")
+    versus = reverse("accounts:versus", args=[alice.username, bob.username])
+    paths = {
+        "finished with bob": f"{finished}?opponent=bob",
+        "finished with bob, oldest": f"{finished}?opponent=bob&before={oldest}",
+        "alice against bob": versus,
+        "alice against bob, oldest": f"{versus}?before={oldest}",
+    }
+    few = queries_of(client, paths)
+
+    finished_history(alice, [charlie], MANY - FEW)  # newer games, none of them with bob
+    many = queries_of(client, paths)
+
+    assert {page: queries for page, (queries, _work) in many.items()} == {
+        page: queries for page, (queries, _work) in few.items()
+    }
+    for page, (_queries, work) in many.items():
+        assert work <= few[page][1] * 1.1 + 10, f"{page}: work {few[page][1]}, then {work}"
+    shown = client.get(paths["finished with bob"]).context["rows"]
+    assert [row["review_url"].split("/")[2] for row in shown] == [
+        game.code for game in reversed(first[-GAMES_PER_PAGE:])
+    ]
+    page = client.get(paths["alice against bob, oldest"]).context["page"]
+    assert [game.code for game in page.object_list] == [
+        game.code for game in reversed(first[:GAMES_PER_PAGE])
+    ]

@@ -50,7 +50,7 @@ def test_it_counts_the_games_waiting_for_me_and_my_unread_notifications(
 
     nav = nav_counts(request_of(alice))["nav"]
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):  # both counts in one query
         assert (nav.your_turn, nav.unread) == (2, 2)
         assert (nav.your_turn, nav.unread) == (2, 2)  # counted once per page
 

@@ -23,6 +23,8 @@ printed figure the median of --runs runs. The pages:
 | recent | `/games/recent/`, first page |
 | recent_oldest | `/games/recent/`, the page of the oldest games |
 | leaderboard | `/accounts/leaderboard/` |
+| finished_opponent | the player's finished games against their first opponent (a quarter of them) |
+| versus | the head-to-head page of the player and their first opponent |
 
 The last line printed is one JSON object. Run it on a scratch database:
 
@@ -147,6 +149,8 @@ def make_player(run, count):
         "recent": "/games/recent/",
         "recent_oldest": f"/games/recent/?page=100000&before={oldest}",
         "leaderboard": "/accounts/leaderboard/",
+        "finished_opponent": f"/games/finished/?opponent={others[0].username}",
+        "versus": f"/accounts/u/{name}/vs/{others[0].username}/",
     }
     cookies = login_cookies(player)
     return paths, "; ".join(f"{k}={v}" for k, v in cookies.items())
@@ -155,10 +159,10 @@ def make_player(run, count):
 def finished_history(player, others, count):
     """Make, in bulk, `count` finished games of `player` against `others` in turn; oldest first.
 
-    Their seats and the player's rating history are what a finished game
-    leaves (Game._finish, accounts.stats.record_result).
+    Their seats, the pairs' games together and the player's rating history
+    are what a finished game leaves (Game._finish, accounts.stats.record_result).
     """
-    from accounts.models import RatingChange
+    from accounts.models import GameTogether, RatingChange
     from games.models import Game, Seat
 
     start = timezone.now() - timedelta(minutes=count + 10)
@@ -185,6 +189,14 @@ def finished_history(player, others, count):
             seat.ended_at = game.ended_at
             seats.append(seat)
     Seat.objects.bulk_create(seats, batch_size=2000)
+    GameTogether.objects.bulk_create(
+        (
+            GameTogether(user=a, opponent=b, game=game, ended_at=game.ended_at)
+            for i, game in enumerate(games)
+            for a, b in ((player, others[i % len(others)]), (others[i % len(others)], player))
+        ),
+        batch_size=2000,
+    )
     RatingChange.objects.bulk_create(
         (
             RatingChange(
