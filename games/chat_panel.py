@@ -54,7 +54,8 @@ def people(game, here=None, here_too=()):
         {
             "seat": s.position,
             "name": player_name(s.user),
-            "here": s.user_id in here,
+            # A computer player never leaves its table.
+            "here": s.user_id in here or bool(s.user.bot_level),
             "seen_at": seen.get(s.user_id),
         }
         for s in seats

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.blocks import block
+from games.bots import fill_with_bots
 from games.chat import ChatMessage, Report
 from games.models import Game
 from games.tests.review_helpers import stored_game
@@ -283,3 +284,18 @@ def test_it_shows_when_each_player_of_a_correspondence_game_was_last_seen(
     page = table(client, game)
 
     assert "last seen 3\xa0hours ago" in page
+
+
+def test_it_shows_a_computer_player_always_at_its_table(client, alice):
+    game = Game.objects.create(host=alice, seat_count=2)
+    game.seats.create(user=alice, position=0)
+    fill_with_bots(game, "basic")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    client.force_login(alice)
+
+    page = table(client, game)
+
+    presence = page[page.index('id="presence"') :]
+    bot_line = presence.split("Basic bot 1</span>")[0].rsplit("<li", 1)[1]
+    assert 'class="here"' in bot_line
