@@ -12,6 +12,7 @@ waiting on a lock, a burst) the request gets a new thread, as Django would
 give it, so a slow request never holds up the others for long.
 """
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -22,11 +23,15 @@ from django.core.handlers.asgi import ASGIHandler
 class PooledASGIHandler(ASGIHandler):
     def __init__(self):
         super().__init__()
+        self._new_lanes()
+
+    def _new_lanes(self):
         # Taken and given back on the event loop's thread only: no lock needed.
         self._free = [
             ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"http-{n}")
             for n in range(settings.HTTP_THREADS)
         ]
+        self._pid = os.getpid()
 
     def load_middleware(self, is_async=False):
         # The synchronous chain, as under WSGI: the request runs in one thread from end to end.
@@ -38,6 +43,10 @@ class PooledASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle HTTP connections, not {scope['type']}.")
+        if self._pid != os.getpid():
+            # A forked process (a test server, a pre-forking server) has none of the
+            # parent's threads: its lanes would take requests that nobody runs.
+            self._new_lanes()
         lane = self._free.pop() if self._free else None
         try:
             # Without a lane: a new thread for this request alone (Django's own way).

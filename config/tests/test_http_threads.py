@@ -5,6 +5,7 @@ finds every lane busy gets a thread of its own, as Django would give it.
 """
 
 import asyncio
+import os
 import threading
 
 import pytest
@@ -68,3 +69,21 @@ async def test_it_gives_a_request_its_own_thread_when_every_lane_is_busy(setting
         request_started.disconnect(hold)
     assert threads_seen[0].startswith("http-")
     assert not threads_seen[1].startswith("http-")
+
+
+def test_it_answers_in_a_forked_process_after_the_parent_used_its_lanes():
+    """A process forked after a request (as the browser tests' servers are) still answers."""
+    handler = PooledASGIHandler()
+    assert asyncio.run(get(handler)) == 200  # the parent's lane now has its thread
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            status = asyncio.run(asyncio.wait_for(get(handler), 10))
+            os.write(write, str(status).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    _pid, _code = os.waitpid(child, 0)
+    with os.fdopen(read) as answer:
+        assert answer.read() == "200"
