@@ -18,6 +18,7 @@ from games.models import Game, Move, Seat, SeatingError, StaleBoard
 from games.rules.position import card_in
 
 from .helpers import set_position, state_of
+from .review_helpers import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +142,37 @@ def test_it_pays_by_rule_at_once(game, bob):
     assert paid.move["cards"] == [card_in(state, "bob", "bank", "10M")]
 
 
+def test_it_pays_the_smallest_overpay_at_once_by_that_rule(game, bob):
+    bob.pay_rule = PayRule.LEAST_OVERPAY
+    bob.save()
+    state = set_position(
+        game,
+        """
+        alice hand: debt_collector
+        bob bank: 10M 5M
+        bob hand: just_say_no
+        """,
+    )
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    paid = game.moves.get(n=2)
+    assert paid.cause == Move.Cause.STANDING
+    assert paid.move["cards"] == [card_in(state, "bob", "bank", "5M")]
+
+
+def test_it_answers_at_once_in_a_live_game_too(traveller, alice, bob):
+    bob.accept_without_jsn = True
+    bob.save()
+    game = make_game([alice, bob], pace=Game.Pace.LIVE)
+    sly_deal(game)
+    assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.STANDING)]
+
+
+def test_it_waits_in_a_live_game_for_a_player_who_did_not_choose_it(traveller, alice, bob):
+    game = make_game([alice, bob], pace=Game.Pace.LIVE)
+    sly_deal(game)
+    assert causes(game) == [(0, Move.Cause.PLAYER)]
+
+
 def test_it_lets_a_game_choose_otherwise_than_the_settings(game, bob):
     bob.accept_without_jsn = True
     bob.save()
@@ -202,6 +234,24 @@ def test_it_tells_standing_answers_in_the_log(game, bob):
     log = client.get(reverse("games:log", args=[game.code])).text
     assert "(standing answer)" in log
     assert 'class="cause-standing"' in log
+
+
+def test_it_tells_standing_answers_in_the_review(traveller, alice, bob):
+    # The review replays the log from the deal: a game played through Game.play, seeded
+    # until bob's standing answer is used in it.
+    bob.accept_without_jsn = True
+    bob.save()
+    for seed in range(20):
+        game = play_to_the_end(make_game([alice, bob]), seed)
+        if game.moves.filter(cause=Move.Cause.STANDING).exists():
+            break
+    else:
+        pytest.fail("no seeded game used a standing answer")
+    client = Client()
+    client.force_login(bob)
+    review = client.get(reverse("games:review", args=[game.code])).text
+    assert "(standing answer)" in review
+    assert 'class="cause-standing"' in review
 
 
 @pytest.mark.django_db(transaction=True)
