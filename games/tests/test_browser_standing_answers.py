@@ -61,6 +61,7 @@ def test_it_asks_a_target_without_a_jsn_then_answers_for_her_once_she_chooses(
     answer = alice_page.locator("#hand .answer")
     expect(answer).to_contain_text("bob takes Red property from alice")
     expect(answer.locator("button.move-accept")).to_have_text("Accept")
+    expect(answer.locator("button.move-just_say_no")).to_have_count(0)
     expect(bob_page.locator("#status")).to_contain_text("alice must answer")
     shoot(alice_page, screenshot_dir / "standing-accept-prompt.png")
 
