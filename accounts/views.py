@@ -246,8 +246,14 @@ def settings_page(request):
         # A separate instance: an invalid form must not leave its values on
         # request.user, which the page header shows.
         form = SettingsForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+        user = None
         if form.is_valid():
-            user = form.save()
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:  # another player took the display name meanwhile
+                form.add_error("display_name", _("Another player already goes by this name."))
+        if user is not None:
             _apply_standing_answers(user)
             if user.language:
                 # Confirm in the language just chosen, not the one the form was in.

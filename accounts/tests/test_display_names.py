@@ -95,3 +95,24 @@ def test_it_lets_the_database_refuse_a_display_name_taken_meanwhile(alice, bob):
     with pytest.raises(IntegrityError), transaction.atomic():
         bob.save()
     assert User.objects.filter(display_name__iexact="alice liddell").count() == 1
+
+
+@pytest.fixture
+def checks_pass_too_early(monkeypatch):
+    """Let the form's checks miss the name another player saves just before this one."""
+    from accounts import forms
+
+    monkeypatch.setattr(User, "clean", lambda self: None)
+    monkeypatch.setattr(forms.SettingsForm, "validate_unique", lambda self: None)
+    monkeypatch.setattr(forms.SettingsForm, "validate_constraints", lambda self: None)
+
+
+def test_it_answers_with_the_form_when_another_player_takes_the_name_meanwhile(
+    client, alice, bob, checks_pass_too_early
+):
+    response = save_name(client, bob, "Alice Liddell")
+
+    assert response.status_code == 200
+    assert TAKEN in response.text
+    bob.refresh_from_db()
+    assert bob.display_name == ""
