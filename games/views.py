@@ -420,6 +420,7 @@ def analysis(request, code):
     return render(request, "games/review.html#analysis", {"analysis": status})
 
 
+@never_cache
 @login_required
 def export(request, code):
     """The record of a finished game as JSON: enough for rules.replay to rebuild it."""

@@ -4,11 +4,13 @@ dave is the hostile account with many tables of bots; alice, an honest
 player, has one.
 """
 
+import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.utils import timezone
 
 from games import bots, rules
@@ -126,3 +128,38 @@ def test_it_keeps_the_bots_moving_while_the_cache_is_away(monkeypatch, alice):
 
     assert bots.play_bot_moves() == 1
     assert Game.objects.get(pk=game.pk).version > game.version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_shares_the_seats_due_between_two_workers_thinking_for_each_once(monkeypatch):
+    User = get_user_model()
+    hosts = [User.objects.create_user(f"host{n}", f"host{n}@example.com", "x") for n in range(3)]
+    games = [bot_to_move(host, timedelta(minutes=1)) for host in hosts for _ in range(2)]
+    both_thinking = threading.Barrier(2, timeout=10)
+    thought = []  # (worker, seat, version): every thinking of either worker
+    local = threading.local()
+
+    def think(seat, game):
+        if not getattr(local, "met", False):
+            local.met = True
+            both_thinking.wait()  # each worker thinks for its first seat while the other does
+        thought.append((threading.current_thread().name, seat.pk, game.version))
+        return True
+
+    monkeypatch.setattr(bots, "_move", think)
+
+    def worker():
+        try:
+            bots.play_bot_moves()
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=worker, name=f"worker{n}") for n in range(2)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join(30)
+
+    seats = [(seat, version) for _worker, seat, version in thought]
+    assert sorted(seats) == sorted((g.seats.get(position=0).pk, g.version) for g in games)
+    assert {name for name, _seat, _version in thought} == {"worker0", "worker1"}

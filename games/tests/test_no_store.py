@@ -61,3 +61,37 @@ def test_it_keeps_the_review_of_every_hand_out_of_caches(client, alice, charlie,
 
     assert response.status_code == 200
     assert_no_store(response)
+
+
+@pytest.mark.parametrize("name", ["games:resign", "games:come_back"])
+def test_it_keeps_the_board_redrawn_after_a_post_out_of_caches(client, alice, table_game, name):
+    client.force_login(alice)
+
+    response = client.post(reverse(name, args=[table_game.code]), headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert "data-card=" in response.text  # the board, with alice's hand
+    assert_no_store(response)
+
+
+def test_it_keeps_the_board_after_asking_for_a_rematch_out_of_caches(client, alice, table_game):
+    table_game.play(1, rules.Move.resign())
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("games:rematch", args=[table_game.code]), headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 200
+    assert_no_store(response)
+
+
+def test_it_keeps_the_record_of_every_hand_out_of_caches(client, alice, table_game):
+    table_game.play(1, rules.Move.resign())
+    client.force_login(alice)
+
+    response = client.get(reverse("games:export", args=[table_game.code]))
+
+    assert response.status_code == 200
+    assert response.json()["seed"] == table_game.seed  # every hand can be dealt again from it
+    assert_no_store(response)

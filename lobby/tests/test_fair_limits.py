@@ -67,6 +67,21 @@ def test_it_refuses_a_quick_game_that_would_open_one_table_too_many(client, alic
     assert Game.objects.filter(host=alice).count() == 2
 
 
+def test_it_refuses_a_rematch_with_people_that_would_open_one_table_too_many(client, alice, bob):
+    game = open_table(alice, bob, seat_count=2).start()
+    game.play(game.seat_of(bob), rules.Move.resign())
+    open_table(alice)
+    open_table(alice)
+    client.force_login(alice)
+
+    response = client.post(reverse("games:rematch", args=[game.code]), follow=True)
+
+    assert "You already host 2 tables that have not started" in response.text
+    game.refresh_from_db()
+    assert game.rematch is None
+    assert Game.objects.open().filter(host=alice).count() == 2
+
+
 def test_it_lets_staff_open_as_many_tables_as_they_like(client, alice):
     alice.is_staff = True
     alice.save()
