@@ -28,6 +28,7 @@ import re
 import time
 from dataclasses import dataclass
 from functools import partial
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.generic.websocket import WebsocketConsumer
@@ -41,7 +42,7 @@ from django.utils import translation
 from games.models import LOBBY_GROUP, Game, Seat, user_group
 from games.sockets import SelfChecking, check_period
 from lobby.context_processors import NavCounts
-from lobby.views import listed_tables, may_see, room_context
+from lobby.views import listed_tables, may_see, my_tables, room_context
 
 log = logging.getLogger(__name__)
 
@@ -491,10 +492,13 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
     Only a bare "user.updated" travels through the user's group (see
     games.models.broadcast_users); the socket counts the games waiting for
     its user and their unread notifications itself, and counts again now and
-    then (games/sockets.py), sending the badges if they changed.
+    then (games/sockets.py), sending the badges if they changed. The home
+    page's socket (ws/me/?page=home) also draws the user's tables and
+    invitations again, so that "My tables" follows their games live.
     """
 
     sent = None
+    home = False
 
     def connect(self):
         self.request = socket_request(self.scope)
@@ -503,6 +507,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
             self.close()
             return
         self.group = user_group(self.request.user.pk)
+        self.home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == ["home"]
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
         # Counts may have changed while the socket was down: start with fresh ones.
@@ -528,6 +533,9 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
         context = {"nav": NavCounts(self.request.user), "oob": True}
         with translation.override(language_of(self.request)):
             html = render_to_string("base.html#nav_badges", context, request=self.request)
+            if self.home:
+                mine = my_tables(self.request.user) | {"oob": True}
+                html += render_to_string("lobby/home.html#mine", mine, request=self.request)
         send_unless_same(self, html, if_changed)
 
 

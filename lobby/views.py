@@ -54,6 +54,7 @@ def home_context(request, computer_form=None):
     mine = None
     if request.user.is_authenticated:
         context.update(my_tables(request.user))
+        context["live_my_tables"] = True  # the header's socket draws them again (UserConsumer)
         context["computer_form"] = computer_form or ComputerGameForm()
         # The open tables the user sits at are their waiting rooms: no query to find them.
         mine = {game.pk for game in context["waiting_room"]}

@@ -13,7 +13,7 @@ TURN_TITLE = "● Your turn · Full Set"
 WATCH_SOCKETS = """
 window.socketsOpen = [];
 document.addEventListener("htmx:wsOpen", function (event) {
-  window.socketsOpen.push(event.target.getAttribute("ws-connect"));
+  window.socketsOpen.push(event.target.getAttribute("ws-connect").split("?")[0]);
 });
 """
 

@@ -42,6 +42,17 @@ def test_it_connects_a_logged_in_users_page_to_the_lobby_socket(client, bob):
     assert 'id="open-tables"' in response.text
 
 
+def test_it_opens_the_headers_socket_that_keeps_my_tables_live_only_on_the_home_page(client, alice):
+    client.force_login(alice)
+
+    home = client.get(reverse("lobby:home")).text
+    other = client.get(reverse("lobby:tables")).text
+
+    assert 'ws-connect="/ws/me/?page=home"' in home
+    assert '<div id="my-tables">' in home
+    assert 'ws-connect="/ws/me/"' in other
+
+
 def test_it_lists_my_tables_waiting_for_me_first(client, alice, bob, charlie):
     waiting_room = open_table(alice, seat_count=4)
     other_host = open_table(charlie, seat_count=4)

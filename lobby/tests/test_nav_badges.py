@@ -70,7 +70,7 @@ def test_it_shows_the_badges_in_the_header_of_every_page(client, alice, bob):
     for url in [reverse("lobby:home"), reverse("lobby:tables"), reverse("accounts:settings")]:
         text = client.get(url).text
         header = text[text.index("<header") : text.index("</header>")]
-        assert 'hx-ext="ws" ws-connect="/ws/me/"' in header
+        assert 'hx-ext="ws" ws-connect="/ws/me/' in header
         assert f'<a id="nav-your-turn" href="{reverse("lobby:your_turn")}" class="has-badge">' in (
             header
         )

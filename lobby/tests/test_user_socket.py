@@ -14,12 +14,12 @@ from lobby.tests.test_consumer import ORIGIN, logged_in, socket_headers
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def connect(user=None):
+async def connect(user=None, path="/ws/me/"):
     headers = [ORIGIN]
     if user is not None:
         client = await sync_to_async(logged_in)(user)
         headers = await sync_to_async(socket_headers)(client)
-    communicator = WebsocketCommunicator(application, "/ws/me/", headers)
+    communicator = WebsocketCommunicator(application, path, headers)
     connected, _code = await communicator.connect()
     return communicator, connected
 
@@ -120,6 +120,68 @@ async def test_it_sends_the_invitees_badge_when_invited(alice, bob):
         in html
     )
     assert await sync_to_async(Notification.objects.filter(user=bob).count)() == 1
+
+
+def section(html, title):
+    """Return the game rows of the home page's "My tables" section called `title` in `html`."""
+    start = html.find(f"<h2>{title}</h2>")
+    return "" if start < 0 else html[start : html.index("</section>", start)]
+
+
+async def test_it_draws_my_tables_on_the_home_page_again_when_they_change(alice, bob):
+    game = await sync_to_async(correspondence_game)(alice, bob)  # waits for alice
+    socket, connected = await connect(bob, "/ws/me/?page=home")
+    try:
+        assert connected
+        first = await socket.receive_from(timeout=5)
+        assert '<div id="my-tables" hx-swap-oob="true">' in first
+        assert game.code in section(first, "In play")
+        assert section(first, "Your move") == ""
+
+        await sync_to_async(end_turn)(game)  # bob's turn
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert html.lstrip().startswith('<span id="nav-badges"')
+    assert game.code in section(html, "Your move")
+    assert section(html, "In play") == ""
+
+
+async def test_it_draws_an_invitation_on_the_home_page_at_once(alice, bob):
+    table = await sync_to_async(open_table)(alice, private=True)
+    socket, connected = await connect(bob, "/ws/me/?page=home")
+    try:
+        assert connected
+        first = await socket.receive_from(timeout=5)
+        assert "invites you to a table" not in first
+        alice_client = await sync_to_async(logged_in)(alice)
+
+        await sync_to_async(alice_client.post)(
+            reverse("lobby:invite", args=[table.code]), {"username": "bob"}
+        )
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    invitations = section(html, "Invitations")
+    assert "Alice Liddell invites you to a table" in invitations
+    assert reverse("lobby:join", args=[table.code]) in invitations
+    assert 'name="csrfmiddlewaretoken"' in invitations
+
+
+async def test_it_leaves_the_tables_to_the_sockets_of_other_pages(alice, bob):
+    await sync_to_async(correspondence_game)(alice, bob)
+    socket, connected = await connect(bob)
+    try:
+        assert connected
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert "my-tables" not in html
 
 
 async def test_it_speaks_the_users_language(alice, bob):
