@@ -1,6 +1,6 @@
 """A newcomer's first minute, with visible labels only, on the site as `make run` starts it.
 
-Sign up, Play the computer, make a move, see the computer's reply within
+Sign up, Play the computer, play a card and end the turn, see the computer's reply within
 2 s of its move, resign, Rematch. The site is the real thing: the command
 lines of the Makefile's `run` target on a scratch SQLite file, one process
 with the worker inside it, so the computer moves as it does for a person
@@ -115,7 +115,18 @@ def test_it_takes_a_newcomer_from_sign_up_to_a_rematch_against_the_computer(
     page.get_by_role("button", name="End turn").wait_for(timeout=15_000)  # the computer may start
     page.screenshot(path=screenshot_dir / "newcomer-first-turn.png", full_page=True)
 
-    # A move: end the turn at once. The computer's reply shows as soon as it is made.
+    # A move: play a card from the hand (bank it, or lay a property), as the menu offers.
+    playing = re.compile(r"^(Bank it|Lay )")
+    card = (
+        page.locator("#hand details.card-menu")
+        .filter(has=page.get_by_role("button", name=playing, include_hidden=True))
+        .first
+    )
+    card.locator("summary").click()
+    card.get_by_role("button", name=playing).first.click()
+    page.locator("#log li").filter(has_text=re.compile(r"newcomer (banked|laid) ")).wait_for()
+
+    # Then end the turn. The computer's reply shows as soon as it is made.
     since = int(shell(VERSION.format(code=code), env, "VERSION"))
     last = max(log_lines(page), default=(0, ""))[0]
     page.get_by_role("button", name="End turn").click()
