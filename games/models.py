@@ -179,7 +179,7 @@ class Game(models.Model):
             if len(taken) + 1 == game.seat_count:
                 game.start()  # broadcasts to the lobby itself
             else:
-                transaction.on_commit(broadcast_lobby)
+                game.seating_changed()
         self.refresh_from_db()
         return self
 
@@ -193,7 +193,7 @@ class Game(models.Model):
                 raise SeatingError(_("The host cannot leave the table; cancel it instead."))
             deleted = game.seats.filter(user=user).delete()[0]
             if deleted:
-                transaction.on_commit(broadcast_lobby)
+                game.seating_changed(also=user.pk)
         return self
 
     def cancel(self):
@@ -205,9 +205,14 @@ class Game(models.Model):
             game.status = Game.Status.CANCELLED
             game.ended_at = timezone.now()
             game.save(update_fields=["status", "ended_at"])
-            transaction.on_commit(broadcast_lobby)
+            game.seating_changed()
         self.refresh_from_db()
         return self
+
+    def seating_changed(self, also=None):
+        """After the commit, tell the lobby and the seated players' own pages (My tables)."""
+        users = (set(self.seats.values_list("user_id", flat=True)) | {also}) - {None}
+        transaction.on_commit(lambda: broadcast_seating(users))
 
     def state(self):
         """Return the engine state of a game in play (or ended)."""
@@ -677,6 +682,12 @@ def broadcast_users(user_ids):
 
 def broadcast_lobby():
     group_send(LOBBY_GROUP, {"type": "lobby.updated"})
+
+
+def broadcast_seating(user_ids):
+    """A table's seats changed: the lobby, and the pages of the players seated there."""
+    broadcast_lobby()
+    broadcast_users(user_ids)
 
 
 _DEFERRED = object()

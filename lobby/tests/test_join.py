@@ -23,7 +23,7 @@ def test_it_seats_bob_in_the_first_free_seat(
     assert response.status_code == 302
     assert response.url == reverse("lobby:table", args=[table.code])
     assert table.seat_of(bob) == 1
-    assert len(callbacks) == 1  # the lobby broadcast, after the commit
+    assert len(callbacks) == 1  # the lobby and the seated players, after the commit
 
 
 def test_it_fills_the_seat_a_player_left(client, alice, bob, charlie):

@@ -202,3 +202,45 @@ async def test_it_refuses_anonymous_visitors():
     await socket.disconnect()
 
     assert not connected
+
+
+@pytest.mark.parametrize("change", ["join", "leave"])
+async def test_it_draws_the_players_count_of_my_waiting_table_again_when_someone_joins_or_leaves(
+    alice, bob, charlie, change
+):
+    players = (bob,) if change == "leave" else ()
+    table = await sync_to_async(open_table)(alice, *players)
+    socket, connected = await connect(alice, "/ws/me/?page=home")
+    try:
+        assert connected
+        first = await socket.receive_from(timeout=5)
+        before = "2 / 3 players" if change == "leave" else "1 / 3 players"
+        assert before in section(first, "Waiting for players")
+        if change == "join":
+            await sync_to_async(table.join)(charlie)
+        else:
+            await sync_to_async(table.leave)(bob)
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    after = "2 / 3 players" if change == "join" else "1 / 3 players"
+    assert after in section(html, "Waiting for players")
+
+
+async def test_it_tells_the_player_who_left_a_table_on_their_home_page(alice, bob):
+    table = await sync_to_async(open_table)(alice, bob)
+    socket, connected = await connect(bob, "/ws/me/?page=home")
+    try:
+        assert connected
+        first = await socket.receive_from(timeout=5)
+        assert table.code in section(first, "Waiting for players")
+
+        await sync_to_async(table.leave)(bob)
+
+        html = await socket.receive_from(timeout=5)
+    finally:
+        await socket.disconnect()
+
+    assert table.code not in html
