@@ -62,19 +62,21 @@ class ChatSocket:
         if game.status == Game.Status.FINISHED:
             self.send_all_rooms(game)
         self.presence_token = secrets.token_hex(8)
-        self.presence_key = presence.arrive(self.code, self.user.pk, self.presence_token)
-        self.announce_presence()
+        self.presence_key, arrived = presence.arrive(self.code, self.user.pk, self.presence_token)
+        if arrived:  # another tab of a player already here changes nothing the others see
+            self.announce_presence()
 
     def chat_disconnect(self):
         if not self.presence_key:
             return
-        presence.leave(self.presence_key, self.presence_token)
+        gone = presence.leave(self.code, self.user.pk, self.presence_key, self.presence_token)
         self.presence_key = None
         # "Last seen" of correspondence games: the moment the table was closed.
         Seat.objects.filter(game__code=self.code, user_id=self.user.pk).update(
             seen_at=timezone.now()
         )
-        self.announce_presence()
+        if gone:
+            self.announce_presence()
 
     def board_sent(self, game):
         """Open the spectators' chat on a player's page once the game has ended."""

@@ -5,7 +5,8 @@ A player is here while one of their sockets on the game holds a key
 that every server process shares, and they expire: a process that dies
 without a goodbye lets its sockets' keys lapse within sockets.slot_seconds(),
 and each self-check of a living socket renews its key (games/sockets.py).
-Only arrivals and departures are announced, never anything about a move.
+Only arrivals and departures are announced (a player's first socket
+opening, their last closing), never anything about a move.
 """
 
 import logging
@@ -24,24 +25,33 @@ def _keys(code, user_id):
 
 
 def arrive(code, user_id, token):
-    """Take a presence key for one socket; return it (None if none is free or the cache fails)."""
+    """Take a presence key for one socket.
+
+    Return (the key, whether the user has just arrived: no other socket of
+    theirs held one); the key is None if none is free or the cache fails.
+    """
     try:
         keys = _keys(code, user_id)
         held = cache.get_many(keys)
-        return next(
-            (k for k in keys if k not in held and cache.add(k, token, slot_seconds())), None
-        )
+        key = next((k for k in keys if k not in held and cache.add(k, token, slot_seconds())), None)
     except Exception:
         log.warning("Presence not counted: the cache failed", exc_info=True)
-        return None
+        return None, False
+    return key, key is not None and not held
 
 
 def renew(key, token):
     renew_slots([key], token)
 
 
-def leave(key, token):
+def leave(code, user_id, key, token):
+    """Give back one socket's key; return whether the user is gone (no other socket holds one).
+
+    Checked after the key is given back: of two sockets closing at once, at
+    least one sees the other's key gone.
+    """
     release_slots([key], token)
+    return user_id not in present(code, [user_id])
 
 
 def present(code, user_ids):

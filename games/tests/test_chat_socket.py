@@ -181,3 +181,44 @@ async def test_it_does_not_deliver_a_blocked_spectators_messages_to_a_spectator_
     finally:
         for socket in sockets:
             await socket.disconnect()
+
+
+async def test_it_announces_a_player_once_however_many_tabs_they_open_and_close(
+    table_game, alice, bob, monkeypatch
+):
+    """A second tab of a player already here, or closing one of two, tells the table nothing.
+
+    (With a hundred sockets on one table, announcing every socket's arrival
+    queued thousands of messages in the server: each socket's presence list
+    read again for nothing.)
+    """
+    from games import chat_socket
+
+    announced = []
+    real = chat_socket.group_send
+
+    def counting(group, message):
+        if message["type"] == "presence.changed":
+            announced.append(group)
+        real(group, message)
+
+    monkeypatch.setattr(chat_socket, "group_send", counting)
+    alice_socket = await connect(table_game, alice)
+    try:
+        await everything(alice_socket)
+        assert len(announced) == 1  # alice arrives
+        first = await connect(table_game, bob)
+        await everything(first)
+        second = await connect(table_game, bob)
+        await everything(second)
+        assert len(announced) == 2  # bob arrives, once
+        await first.disconnect()
+        assert len(announced) == 2  # bob is still here
+        bob_line = (await everything(alice_socket)).split("bob</span>")[0].rsplit("<li", 1)[1]
+        assert 'class="here"' in bob_line
+        await second.disconnect()
+        assert len(announced) == 3  # bob is gone
+        bob_line = (await everything(alice_socket)).split("bob</span>")[0].rsplit("<li", 1)[1]
+        assert 'class="here"' not in bob_line
+    finally:
+        await alice_socket.disconnect()
