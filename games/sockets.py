@@ -128,28 +128,31 @@ class SelfChecking:
         loop = asyncio.get_running_loop()
         next_check = loop.time() + random.uniform(period / 2, period)
         self.loop = loop
-        self.timers = asyncio.Queue()
+        # Timers' messages come due in a list, and wake the wait below through a bare
+        # future: a queue and a task waiting on it per socket cost about 4 KB a socket.
+        self.due = []
+        self.wake = None
         client = None  # the client's receive, carried over when a timer came first
 
         async def receive_or_check():
             nonlocal next_check, client
-            if client is None:
-                client = asyncio.ensure_future(receive())
-            timer = asyncio.ensure_future(self.timers.get())
-            try:
-                done, _ = await asyncio.wait(
-                    {client, timer},
-                    timeout=max(0.0, next_check - loop.time()),
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-            except asyncio.CancelledError:
-                client.cancel()
-                timer.cancel()
-                raise
-            if timer in done:
-                return timer.result()
-            # Cancelling a queue's get loses nothing.
-            timer.cancel()
+            if not self.due:
+                if client is None:
+                    client = asyncio.ensure_future(receive())
+                self.wake = loop.create_future()
+                try:
+                    done, _ = await asyncio.wait(
+                        {client, self.wake},
+                        timeout=max(0.0, next_check - loop.time()),
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                except asyncio.CancelledError:
+                    client.cancel()
+                    raise
+                finally:
+                    self.wake = None
+            if self.due:
+                return self.due.pop(0)
             if client in done:
                 message, client = client.result(), None
                 return message
@@ -164,7 +167,12 @@ class SelfChecking:
 
     def after(self, delay, message):
         """Dispatch `message` to this socket in `delay` seconds (call it on the event loop)."""
-        self.loop.call_later(delay, self.timers.put_nowait, message)
+        self.loop.call_later(delay, self._come_due, message)
+
+    def _come_due(self, message):
+        self.due.append(message)
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
 
     def websocket_connect(self, message):
         self.token = secrets.token_hex(8)
