@@ -13,13 +13,13 @@ from config.http import PooledASGIHandler  # noqa: E402
 
 django_asgi_app = PooledASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from config.echo import EchoConsumer  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
+from config.socket_auth import SocketAuthMiddleware  # noqa: E402
 from games.consumers import GameConsumer  # noqa: E402
 from games.worker import run_inside_server  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
@@ -38,7 +38,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SocketAuthMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )
