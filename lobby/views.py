@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
-from games import bots, limits, rules, vacation as vacations
+from games import bots, limits, vacation as vacations
 from games.models import (
     Game,
     Invitation,
@@ -468,7 +468,8 @@ def open_tables(user, page=1, mine=None):
 def my_tables(user):
     """Return the tables of `user` for the home page, the ones waiting for them first."""
     # Each select_related costs building and reading every column of a user: only what is shown.
-    games = Game.objects.all()
+    # Nor the engine state and the summary: a list never shows them.
+    games = Game.objects.defer("snapshot", "summary")
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
@@ -478,7 +479,9 @@ def my_tables(user):
         status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
     ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
     current = list(current)
-    last_seats = finished_seats(user.seats.select_related("game__winner"))
+    last_seats = finished_seats(
+        user.seats.select_related("game__winner").defer("game__snapshot", "game__summary")
+    )
     finished = [seat.game for seat in last_seats]
     # Every listed game's players in one query.
     prefetch_related_objects(
@@ -627,9 +630,13 @@ def _get_table_for_host(request, code):
 
 
 def _awaits(game, user):
-    """Whether the game in play waits for a decision of `user`."""
-    seat = game.seat_of(user)
-    return any(waiting[0] == seat for waiting in rules.awaiting(game.state()))
+    """Whether the game in play waits for a decision of `user`.
+
+    A seat has a deadline exactly while its game waits for a decision from it
+    (Game._set_deadlines): the game's seats, read anyway for the players'
+    names, tell it without parsing the engine state.
+    """
+    return any(seat.user_id == user.pk and seat.deadline is not None for seat in game.seats.all())
 
 
 def _closed_message(game):

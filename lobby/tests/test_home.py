@@ -212,3 +212,34 @@ def test_it_costs_the_same_queries_whatever_the_number_of_games_in_progress(
 
     with django_assert_num_queries(len(one.captured_queries)):
         client.get(reverse("lobby:home"))
+
+
+def test_it_lists_a_game_waiting_for_my_answer_under_your_move(client, alice, bob):
+    """Not only the player whose turn it is: the target of an action is awaited too."""
+    from games.rules.position import card_in
+    from games.tests.helpers import set_position
+
+    game = open_table(alice, bob, seat_count=2).start()
+    state = set_position(
+        game,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: debt_collector 1M
+        bob hand: 2M
+        bob bank: 5M
+        draw: 1M 2M 3M 4M
+        """,
+    )
+    collector = card_in(state, "alice", "hand", "debt_collector")
+    game.refresh_from_db()
+    game.play(0, rules.Move.play(collector, targets=[1]))  # bob owes 5M: his answer
+
+    client.force_login(bob)
+    bob_sees = client.get(reverse("lobby:home")).context
+    client.force_login(alice)
+    alice_sees = client.get(reverse("lobby:home")).context
+
+    assert bob_sees["your_move"] == [game] and bob_sees["in_play"] == []
+    assert alice_sees["your_move"] == [] and alice_sees["in_play"] == [game]
