@@ -81,7 +81,7 @@ def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
         game.refresh_from_db()
     five = card_in(state, "alice", "hand", "5M")
     green = card_in(state, "alice", "hand", "green")
-    page, errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
+    page, errors = open_live_table(browser, live_asgi_server, alice, game)
     page.wait_for_selector("#announcer", state="attached")
     start = game.version
 
@@ -162,8 +162,8 @@ def test_it_announces_a_move_that_arrives_over_the_socket(
     game = started_game
     state = set_position(game, "alice hand: 5M red")
     five = card_in(state, "alice", "hand", "5M")
-    alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
-    bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
     for page in (alice_page, bob_page):
         page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
         page.wait_for_timeout(500)  # the sockets connect and draw the board
@@ -232,8 +232,8 @@ def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
         """,
     )
     five = card_in(state, "alice", "bank", "5M")
-    alice_page, alice_errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/")
-    bob_page, bob_errors = open_page(browser, live_asgi_server, bob, f"/games/{game.code}/")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
     for page in (alice_page, bob_page):
         page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
         page.wait_for_timeout(500)
