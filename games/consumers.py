@@ -41,6 +41,7 @@ from games.views import may_watch
 class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
     shown = None  # what the page shows: a mark by fragment (games.board.fragment_marks)
+    chosen_language = None
 
     def connect(self):
         self.user = self.scope.get("user")
@@ -91,7 +92,15 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         self.board_sent(game)  # games/chat_socket.py: the chat's rooms when the game ends
 
     def language(self):
-        """Return the language of this socket's pages: the user's choice, else the browser's."""
+        """Return the language of this socket's pages: the user's choice, else the browser's.
+
+        Found once: the socket's user (and headers) are those of its connect.
+        """
+        if self.chosen_language is None:
+            self.chosen_language = self.find_language()
+        return self.chosen_language
+
+    def find_language(self):
         chosen = getattr(self.user, "language", "")
         if chosen:
             try:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.board import flash_fragment
-from games.models import StaleBoard
+from games.models import Game, StaleBoard
 from games.views import BadMove, find_seat, illegal_move_message, parse_move
 
 MAX_MESSAGE_CHARS = 8 * 1024
@@ -38,6 +38,7 @@ class SocketMoves:
     flashed = False  # the page's flash shows a refusal, to be emptied by the next move made
     throttled = False  # the refusal of this flood was told
     recent = None
+    mover = None  # (game id, seat position) of this socket's user, once found
 
     def receive(self, text_data=None, bytes_data=None):
         """Make the move a page sent; ignore anything that is not one."""
@@ -71,17 +72,22 @@ class SocketMoves:
         return False
 
     def make_move(self, data):
-        found = find_seat(self.code, self.user)
-        if found is None:
-            self.flash(_("Only the players at this table can make moves."))
-            return
+        if self.mover is None:
+            # A seat, once taken, is its user's for the whole game: found once per socket.
+            found = find_seat(self.code, self.user)
+            if found is None:
+                self.flash(_("Only the players at this table can make moves."))
+                return
+            self.mover = (found.game_id, found.position)
+        game_id, position = self.mover
         try:
             chosen, version = parse_move(posted_fields(data))
         except BadMove as e:
             self.flash(str(e))
             return
         try:
-            found.game.play(found.position, chosen, version=version)
+            # Game.play reads (and locks) the row itself: the game is known by its id alone.
+            Game.from_db(None, ["id"], [game_id]).play(position, chosen, version=version)
         except StaleBoard:
             self.shown = None  # the whole board, as the POST's answer draws it
             self.send_board()
