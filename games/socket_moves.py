@@ -11,14 +11,16 @@ every socket, this one included. A refused one is told to this socket alone,
 in the page's flash (the fragment the POST's answer fills with its messages).
 
 A hostile page may send anything: a message over MAX_MESSAGE_CHARS, not JSON
-or not an object is ignored; over MOVES_PER_SECOND a socket's messages are
-dropped before they cost a query, and the refusal is told once per flood.
+or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a socket's
+messages are dropped before they cost a query, and the refusal is told once
+per flood.
 """
 
 import json
 from collections import deque
 from time import monotonic
 
+from django.conf import settings
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.utils import translation
@@ -31,7 +33,6 @@ from games.models import Game, StaleBoard
 from games.views import BadMove, find_seat, illegal_move_message, parse_move
 
 MAX_MESSAGE_CHARS = 8 * 1024
-MOVES_PER_SECOND = 10
 
 
 class SocketMoves:
@@ -57,11 +58,14 @@ class SocketMoves:
             self.make_move(data)
 
     def flooding(self):
-        """Count this message; tell the refusal once if it is over MOVES_PER_SECOND."""
+        """Count this message; tell the refusal once if it is over SOCKET_MOVES_PER_SECOND."""
+        bound = settings.SOCKET_MOVES_PER_SECOND
+        if not bound:
+            return False
         if self.recent is None:
-            self.recent = deque(maxlen=MOVES_PER_SECOND)
+            self.recent = deque(maxlen=bound)
         now = monotonic()
-        if len(self.recent) == MOVES_PER_SECOND and now - self.recent[0] < 1:
+        if len(self.recent) == bound and now - self.recent[0] < 1:
             if not self.throttled:
                 self.throttled = True
                 with translation.override(self.language()):
