@@ -98,31 +98,27 @@ async def test_it_tells_only_the_sender_of_an_illegal_move_and_changes_nothing(
     assert await snapshot(table_game) == before
 
 
-async def test_it_refuses_a_move_when_it_is_not_your_turn(table_game, alice, bob):
+@pytest.mark.parametrize(
+    ("who", "refusal"),
+    [
+        ("bob", "It is not your turn."),
+        ("charlie", "Only the players at this table can make moves."),
+    ],
+    ids=["not-your-turn", "spectator"],
+)
+async def test_it_refuses_a_move_out_of_turn_or_from_a_spectator(
+    table_game, alice, bob, charlie, who, refusal
+):
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
-    sockets = await opened(table_game, bob)
+    sockets = await opened(table_game, {"bob": bob, "charlie": charlie}[who])
     try:
         await send_move(sockets[0], table_game, kind="end")
         html = await flash(sockets[0])
     finally:
         await close(sockets)
 
-    assert "It is not your turn." in html
-    assert await snapshot(table_game) == before
-
-
-async def test_it_refuses_a_spectator_s_move(table_game, charlie):
-    await position(table_game, "alice hand: 5M")
-    before = await snapshot(table_game)
-    sockets = await opened(table_game, charlie)
-    try:
-        await send_move(sockets[0], table_game, kind="end")
-        html = await flash(sockets[0])
-    finally:
-        await close(sockets)
-
-    assert "Only the players at this table can make moves." in html
+    assert refusal in html
     assert await snapshot(table_game) == before
 
 
