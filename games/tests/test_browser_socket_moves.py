@@ -73,3 +73,25 @@ def test_it_posts_the_move_while_the_socket_is_not_open(
     assert page.url.endswith(f"/games/{started_game.code}/")  # htmx's POST: no page load
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_sends_a_form_submitted_twice_at_once_a_single_time(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    set_position(started_game, "alice hand: 5M red")
+    page, errors = open_live_table(browser, live_asgi_server, alice, started_game)
+    page.evaluate(COUNT_SENDS)
+
+    # A double click on End turn: the second submit comes before the socket answers.
+    page.evaluate(
+        "() => { const form = document.querySelector('#hand .move-end').form;"
+        " form.requestSubmit(); form.requestSubmit(); }"
+    )
+
+    page.wait_for_selector("#log >> text=alice ended the turn", timeout=10_000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.movesSent") == 1
+    assert page.inner_text("#flash").strip() == ""  # no "the board has changed"
+    assert errors == []
+    page.context.close()
