@@ -250,6 +250,8 @@ else:
 # with `serve --proxy-headers`; without it everyone shares the proxy's.
 SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
 SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
+# How many moves one game socket may send in a second (games/socket_moves.py; 0: no bound).
+SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
 # Every socket checks itself this often (games/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.

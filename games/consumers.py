@@ -3,7 +3,9 @@
 Only a version travels through the channel layer ("game.updated"); every
 socket renders what ITS user may see (rules.view_for) and sends it as
 hx-swap-oob fragments. A connection starts with the whole board, so a
-client that missed updates while disconnected heals by reconnecting.
+client that missed updates while disconnected heals by reconnecting. A page
+sends its moves over its socket (games/socket_moves.py), each carrying the
+version it was drawn from, as the POST does.
 
 How a socket recovers when the channel layer fails (Redis restarted, found
 by the fault tests in games/tests/test_faults.py):
@@ -31,13 +33,15 @@ from django.utils import translation
 from games.board import board_update, game_at
 from games.chat_socket import ChatSocket
 from games.models import Game, group_name
+from games.socket_moves import SocketMoves
 from games.sockets import SelfChecking
 from games.views import may_watch
 
 
-class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
+class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
     shown = None  # what the page shows: a mark by fragment (games.board.fragment_marks)
+    chosen_language = None
 
     def connect(self):
         self.user = self.scope.get("user")
@@ -60,9 +64,6 @@ class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
     def disconnect(self, close_code):
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
-
-    def receive(self, text_data=None, bytes_data=None):
-        """Ignore anything sent: moves go over HTTP POST, carrying their version."""
 
     def game_updated(self, event):
         version = event.get("version", 0)
@@ -91,7 +92,15 @@ class GameConsumer(ChatSocket, SelfChecking, WebsocketConsumer):
         self.board_sent(game)  # games/chat_socket.py: the chat's rooms when the game ends
 
     def language(self):
-        """Return the language of this socket's pages: the user's choice, else the browser's."""
+        """Return the language of this socket's pages: the user's choice, else the browser's.
+
+        Found once: the socket's user (and headers) are those of its connect.
+        """
+        if self.chosen_language is None:
+            self.chosen_language = self.find_language()
+        return self.chosen_language
+
+    def find_language(self):
         chosen = getattr(self.user, "language", "")
         if chosen:
             try:

@@ -9,6 +9,7 @@ Everything here talks to 127.0.0.1 only.
 
 import asyncio
 import ipaddress
+import json
 import math
 import os
 import random
@@ -435,6 +436,10 @@ class Player:
         self._waiters.append((version, future))
         return await asyncio.wait_for(future, timeout)
 
+    async def send(self, text):
+        """Send `text` over the socket (a move: socket_message)."""
+        await self._ws.send_str(text)
+
     async def post(self, path, fields, base_url=None):
         """Post form `fields` (a list of pairs) as htmx does; return (status, body text)."""
         base_url = base_url or self.base_url
@@ -443,6 +448,25 @@ class Player:
         url = base_url + path
         async with self.http.post(url, data=fields, headers=headers) as response:
             return response.status, await response.text()
+
+
+def socket_message(fields, page_url):
+    """Return form `fields` (a list of pairs) as the page's ws-send sends them: JSON, with htmx's headers."""
+    message = {}
+    for name, value in fields:
+        if name in message:
+            held = message[name]
+            message[name] = [*held, value] if isinstance(held, list) else [held, value]
+        else:
+            message[name] = value
+    message["HEADERS"] = {
+        "HX-Request": "true",
+        "HX-Trigger": None,
+        "HX-Trigger-Name": None,
+        "HX-Target": None,
+        "HX-Current-URL": page_url,
+    }
+    return json.dumps(message)
 
 
 def move_fields(move, version):

@@ -295,16 +295,21 @@ def _get_game_for_player(request, code, refusal=None):
     One query finds the seat and its game; the game's large columns (the engine
     state, the summary) are read only if used: a move reads the state under its lock.
     """
-    found = (
-        Seat.objects.select_related("game")
-        .defer("game__snapshot", "game__summary")
-        .filter(game__code=code, user_id=request.user.pk)
-        .first()
-    )
+    found = find_seat(code, request.user)
     if found is None:
         get_object_or_404(Game.objects.only("pk"), code=code)
         raise PermissionDenied(refusal or _("Only the players at this table can make moves."))
     return found.game, found.position
+
+
+def find_seat(code, user):
+    """Return `user`'s Seat at table `code` with its game (its large columns left), or None."""
+    return (
+        Seat.objects.select_related("game")
+        .defer("game__snapshot", "game__summary")
+        .filter(game__code=code, user_id=user.pk)
+        .first()
+    )
 
 
 def parse_move(data):

@@ -5,9 +5,47 @@
 //    place: a wild laid from the hand does not open its menu on the table), and closes the
 //    menu a move was made from,
 //  - places an open card menu wholly within the viewport,
-//  - shows the running total of a payment and the count of a discard.
+//  - shows the running total of a payment and the count of a discard,
+//  - posts a move form (sent over the game socket: ws-send) while the socket is not open,
+//    and sends it once until the socket answers.
 (function () {
   "use strict";
+
+  // Moves go over the game socket while it is open (games/socket_moves.py). While it is not
+  // (still connecting, reconnecting, closed), the form is posted as before: htmx-ext-ws would
+  // hold the move in a queue until the socket opens, perhaps never.
+  let socketOpen = false;
+  let sentForm = null;
+
+  function isGameSocket(event) {
+    return event.target.matches && event.target.matches(".game-page");
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (isGameSocket(event)) socketOpen = true;
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    if (!isGameSocket(event)) return;
+    socketOpen = false;
+    sentForm = null;
+  });
+  // A form sent once is not sent again until the socket answers (its board, or the flash
+  // with a refusal): a double click would otherwise meet "the board has changed". (htmx
+  // drops a form's second POST while the first is in flight in the same way.)
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (isGameSocket(event)) sentForm = null;
+  });
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    const form = event.target;
+    if (socketOpen && sentForm !== form) {
+      sentForm = form;
+      return;
+    }
+    event.preventDefault();
+    if (!socketOpen) {
+      window.htmx.ajax("POST", form.getAttribute("action"), { source: form, swap: "none" });
+    }
+  });
 
   function versionOf(element) {
     if (!element || !element.getAttribute) return null;

@@ -11,14 +11,18 @@ moves. The players are real HTTP and WebSocket clients in this process
 
 For each table size and run, a fresh game (fixed seeds) is played by basic
 bots, one move at a time (chosen here from the seat's view, outside the
-server), twice:
+server). Each way of sending a move (--via, both by default) has its series:
 
-- with no socket open: the CPU per move is the POST alone (`post_ms`);
-- with every player's socket open: the CPU per move is the whole move
-  (`move_ms`), the POST and every socket's update, the clock running until
-  every socket has the new version.
+- post (the figures under "post"): the moves posted as the page does without
+  its socket, twice: with no socket open, the CPU per move is the POST alone
+  (`post_ms`); with every player's socket open, the CPU per move is the whole
+  move (`move_ms`), the POST and every socket's update, the clock running
+  until every socket has the new version;
+- socket (under "socket"): every player's socket open, the moves sent over
+  the mover's socket as the page's ws-send does (games/socket_moves.py); the
+  same games and moves as the post series with sockets.
 
-The figures are per move (per POST), the median of --runs runs:
+The figures are per move, the median of --runs runs. Under "post":
 
 | key | part |
 | --- | --- |
@@ -32,6 +36,20 @@ The figures are per move (per POST), the median of --runs runs:
 | play_ms | Game.play (the transaction) |
 | apply_ms | rules.apply (in Game.play, in the log) |
 | layer_send_ms | games.models.group_send (the sending thread's part) |
+
+Under "socket": `move_ms`, `socket_render_ms`, `per_socket_ms`, `log_ms`,
+`play_ms`, `apply_ms` and `layer_send_ms` as above, and
+
+| key | part |
+| --- | --- |
+| receive_ms | the move's message in the consumer (games.socket_moves.SocketMoves.receive) |
+| lookup_ms | the message less Game.play: parsing it, the seat and game lookup |
+| message_ms | the move less the message and the renders: Daphne's and Channels' part |
+
+For the table (with the post series):
+
+| key | part |
+| --- | --- |
 | table_page_ms | one table page (GET) opened by a player, after the moves (process CPU) |
 | socket_kb | the server's memory per open game socket: what --sockets sockets opened on one table hold once each has its first board (the server's allocations traced meanwhile) |
 
@@ -69,12 +87,14 @@ from games.load import (
     move_fields,
     pick_move,
     read_game,
+    socket_message,
     wait_for_port,
 )
 
 BASE_DIR = Path(settings.BASE_DIR)
 STATIC_ROOT = Path("/tmp/move-bench-static")
-PROBES = ("view", "post_render", "socket_render", "log", "play", "apply", "layer_send")
+PROBES = ("view", "post_render", "socket_render", "log", "play", "apply", "layer_send", "receive")
+WAYS = ("post", "socket")
 
 
 class Command(BaseCommand):
@@ -88,6 +108,9 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
         parser.add_argument("--warmup", type=int, default=6, help="Moves played first, unmeasured.")
         parser.add_argument("--seed", type=int, default=17)
+        parser.add_argument(
+            "--via", nargs="+", choices=WAYS, default=list(WAYS), help="How moves are sent."
+        )
         parser.add_argument("--pages", type=int, default=20, help="Table pages measured per run.")
         parser.add_argument(
             "--sockets", type=int, default=100, help="Sockets opened at once to measure memory."
@@ -118,9 +141,7 @@ class Command(BaseCommand):
                     seed = options["seed"] * 1000 + players * 10 + r
                     runs.append(measure(server, run, players, seed, options))
                     self.stderr.write(f"{players} players, run {r + 1}: {json.dumps(runs[-1])}")
-                results[str(players)] = {
-                    key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]
-                }
+                results[str(players)] = median_of(runs)
         finally:
             server.stop()
             delete_users(run)
@@ -128,6 +149,17 @@ class Command(BaseCommand):
         out["debug"] = False
         out["database"] = connection.vendor
         self.stdout.write(json.dumps(out))
+
+
+def median_of(runs):
+    """Return the median of each figure of `runs` (dicts of figures, or of such dicts)."""
+    first = runs[0]
+    return {
+        key: median_of([r[key] for r in runs])
+        if isinstance(first[key], dict)
+        else round(statistics.median(r[key] for r in runs), 2)
+        for key in first
+    }
 
 
 # --- the server side ---------------------------------------------------------------------------
@@ -167,6 +199,7 @@ def install_probes():
     models.Game.play = probe("play", models.Game.play)
     rules.apply = probe("apply", rules.apply)
     models.group_send = probe("layer_send", models.group_send)
+    GameConsumer.receive = probe("receive", GameConsumer.receive)
 
 
 def serve(port):
@@ -212,6 +245,7 @@ class BenchServer:
         env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
         env.update(SOCKETS_PER_USER="0")  # the memory's measure opens many sockets per player
+        env.update(SOCKET_MOVES_PER_SECOND="0")  # the bots move faster than anyone clicks
         env.update(STATIC_ROOT=str(STATIC_ROOT))
         url = database_url(connection.settings_dict)
         if url:
@@ -259,7 +293,7 @@ class BenchServer:
 # --- the players' side -------------------------------------------------------------------------
 
 
-def make_table(run, players, seed):
+def make_table(run, players, seed, way):
     """Return (code, [cookies by seat]) of a started live game with fixed seeds."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
@@ -268,7 +302,7 @@ def make_table(run, players, seed):
 
     User = get_user_model()
     users = [
-        User.objects.create(username=f"bench-{run}-{seed}-{p}", password=make_password(None))
+        User.objects.create(username=f"bench-{run}-{way}{seed}-{p}", password=make_password(None))
         for p in range(players)
     ]
     game = Game.objects.create(
@@ -293,32 +327,57 @@ def delete_users(run):
 
 def measure(server, run, players, seed, options):
     """Play one run at a table of `players`; return its figures in ms per move."""
-    rng = random.Random(seed)
-    quiet = play_series(server, run, players, seed, rng, options, sockets=False)
-    loud = play_series(server, run, players, seed + 500, rng, options, sockets=True)
     ms = {}
-    ms["move_ms"] = loud["process"]
-    ms["post_ms"] = quiet["process"]
-    ms["post_render_ms"] = loud["post_render"]
-    ms["socket_render_ms"] = loud["socket_render"]
-    ms["per_socket_ms"] = loud["socket_render"] / players
-    ms["log_ms"] = loud["log"]
-    ms["request_ms"] = quiet["process"] - quiet["view"]
-    ms["lookup_ms"] = loud["view"] - loud["play"] - loud["post_render"]
-    ms["play_ms"] = loud["play"]
-    ms["apply_ms"] = loud["apply"]
-    ms["layer_send_ms"] = loud["layer_send"]
-    ms["table_page_ms"] = quiet["table_page"]
-    ms["socket_kb"] = quiet["socket_kb"]
-    return {key: round(value, 3) for key, value in ms.items()}
+    if "post" in options["via"]:
+        rng = random.Random(seed)
+        quiet = play_series(server, run, players, seed, rng, options, False, "post")
+        rng = random.Random(seed + 500)
+        loud = play_series(server, run, players, seed + 500, rng, options, True, "post")
+        post = ms["post"] = {"move_ms": loud["process"], "post_ms": quiet["process"]}
+        post["post_render_ms"] = loud["post_render"]
+        post.update(renders(loud, players))
+        post["request_ms"] = quiet["process"] - quiet["view"]
+        post["lookup_ms"] = loud["view"] - loud["play"] - loud["post_render"]
+        ms["table_page_ms"] = quiet["table_page"]
+        ms["socket_kb"] = quiet["socket_kb"]
+    if "socket" in options["via"]:
+        rng = random.Random(seed + 500)
+        sent = play_series(server, run, players, seed + 500, rng, options, True, "socket")
+        way = ms["socket"] = {"move_ms": sent["process"], "receive_ms": sent["receive"]}
+        way.update(renders(sent, players))
+        way["lookup_ms"] = sent["receive"] - sent["play"]
+        way["message_ms"] = sent["process"] - sent["receive"] - sent["socket_render"]
+    return rounded(ms)
 
 
-def play_series(server, run, players, seed, rng, options, sockets):
-    """Play --warmup then --moves moves (new games as they end); return CPU ms per move."""
-    return asyncio.run(_series(server, run, players, seed, rng, options, sockets))
+def renders(spent, players):
+    """Return the figures of a series with sockets open that both ways share."""
+    return {
+        "socket_render_ms": spent["socket_render"],
+        "per_socket_ms": spent["socket_render"] / players,
+        "log_ms": spent["log"],
+        "play_ms": spent["play"],
+        "apply_ms": spent["apply"],
+        "layer_send_ms": spent["layer_send"],
+    }
 
 
-async def _series(server, run, players, seed, rng, options, with_sockets):
+def rounded(figures):
+    return {
+        key: rounded(value) if isinstance(value, dict) else round(value, 3)
+        for key, value in figures.items()
+    }
+
+
+def play_series(server, run, players, seed, rng, options, sockets, way):
+    """Play --warmup then --moves moves (new games as they end); return CPU ms per move.
+
+    `way` is how the moves are sent: "post", or "socket" (over the mover's socket, open).
+    """
+    return asyncio.run(_series(server, run, players, seed, rng, options, sockets, way))
+
+
+async def _series(server, run, players, seed, rng, options, with_sockets, way):
     import aiohttp
     from asgiref.sync import sync_to_async
 
@@ -330,7 +389,9 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
     socket_kb = None
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
         while counted < options["moves"]:
-            code, cookies = await sync_to_async(make_table)(run, players, seed * 100 + game_number)
+            code, cookies = await sync_to_async(make_table)(
+                run, players, seed * 100 + game_number, way
+            )
             game_number += 1
             path = f"/games/{code}/"
             seated = [
@@ -348,9 +409,17 @@ async def _series(server, run, players, seed, rng, options, with_sockets):
                 measured = warmup <= 0
                 if measured:
                     before = await asyncio.to_thread(server.figures)
-                status, _body = await seated[seat].post(f"{path}move/", move_fields(move, version))
-                if status != 200:
-                    raise RuntimeError(f"The move was refused ({status}).")
+                fields = move_fields(move, version)
+                if way == "socket":
+                    await seated[seat].send(socket_message(fields, server.url + path))
+                    try:
+                        await seated[seat].reach(version + 1, 10)
+                    except TimeoutError:
+                        raise RuntimeError("The move sent over the socket was not made.") from None
+                else:
+                    status, _body = await seated[seat].post(f"{path}move/", fields)
+                    if status != 200:
+                        raise RuntimeError(f"The move was refused ({status}).")
                 now = await sync_to_async(current_version)(code)
                 if now <= version:
                     raise RuntimeError("The move was not applied (is the session refused?).")

@@ -1,0 +1,97 @@
+"""Moves in a real browser go over the open game socket, not an HTTP POST."""
+
+import pytest
+
+from conftest import open_live_table
+from games.rules.position import card_in
+from games.tests.helpers import set_position
+
+COUNT_SENDS = (
+    "() => { window.movesSent = 0; "
+    "document.addEventListener('htmx:wsAfterSend', () => { window.movesSent += 1; }); }"
+)
+
+
+def posts_to(page, path):
+    """Return the list, filled as the page goes, of the POST requests to `path`."""
+    posts = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request.url)
+            if request.method == "POST" and request.url.endswith(path)
+            else None
+        ),
+    )
+    return posts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_sends_a_click_s_move_over_the_socket_and_posts_nothing(
+    live_asgi_server, browser, screenshot_dir, alice, bob, started_game
+):
+    state = set_position(started_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, started_game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, started_game)
+    posts = posts_to(alice_page, f"/games/{started_game.code}/move/")
+    alice_page.evaluate(COUNT_SENDS)
+
+    alice_page.click(f'details[data-card-menu="{five}"] > summary')
+    alice_page.click("text=Bank it (5M)")
+
+    for page in (alice_page, bob_page):
+        page.wait_for_selector('#board[data-version="2"]', timeout=10_000)
+        page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)
+    assert posts == []
+    assert alice_page.evaluate("() => window.movesSent") == 1
+    assert alice_page.url.endswith(f"/games/{started_game.code}/")
+    alice_page.screenshot(path=screenshot_dir / "socket-move.png", full_page=True)
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_posts_the_move_while_the_socket_is_not_open(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    state = set_position(started_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    page, errors = open_live_table(browser, live_asgi_server, alice, started_game)
+    posts = posts_to(page, f"/games/{started_game.code}/move/")
+    page.evaluate(COUNT_SENDS)
+    # As the extension tells a closed socket (it reconnects after a pause).
+    page.evaluate("() => htmx.trigger(document.querySelector('.game-page'), 'htmx:wsClose')")
+
+    page.click(f'details[data-card-menu="{five}"] > summary')
+    page.click("text=Bank it (5M)")
+
+    page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)
+    assert len(posts) == 1
+    assert page.evaluate("() => window.movesSent") == 0
+    assert page.url.endswith(f"/games/{started_game.code}/")  # htmx's POST: no page load
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_sends_a_form_submitted_twice_at_once_a_single_time(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    set_position(started_game, "alice hand: 5M red")
+    page, errors = open_live_table(browser, live_asgi_server, alice, started_game)
+    page.evaluate(COUNT_SENDS)
+
+    # A double click on End turn: the second submit comes before the socket answers.
+    page.evaluate(
+        "() => { const form = document.querySelector('#hand .move-end').form;"
+        " form.requestSubmit(); form.requestSubmit(); }"
+    )
+
+    page.wait_for_selector("#log >> text=alice ended the turn", timeout=10_000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.movesSent") == 1
+    assert page.inner_text("#flash").strip() == ""  # no "the board has changed"
+    assert errors == []
+    page.context.close()

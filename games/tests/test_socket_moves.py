@@ -1,0 +1,207 @@
+"""Moves sent over the game socket (games/socket_moves.py): the POST's path, without HTTP."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import socket_moves
+from games.rules.position import card_in
+from games.tests.helpers import ALICE, BOB, card_ids, set_position, snapshot_of, state_of
+from games.tests.test_consumer import connect, receive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def opened(game, *users):
+    """Return sockets of `users` on `game`, each past its first board."""
+    sockets = []
+    for user in users:
+        socket, connected = await connect(game, user)
+        sockets.append(socket)
+        assert connected
+        await receive(socket)
+    return sockets
+
+
+async def close(sockets):
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def send_move(socket, game, version=None, **fields):
+    """Send a move form's fields as htmx-ext-ws does: JSON, with htmx's headers."""
+    if version is None:
+        await sync_to_async(game.refresh_from_db)()
+        version = game.version
+    message = {"version": str(version), "HEADERS": {"HX-Request": "true"}}
+    message.update(fields)
+    await socket.send_to(text_data=json.dumps(message))
+
+
+async def flash(socket):
+    """Return the next message, which must be the flash fragment alone."""
+    html = await receive(socket)
+    assert html.lstrip().startswith('<div id="flash"') and 'hx-swap-oob="true"' in html
+    return html
+
+
+async def all_answers(socket):
+    """Return the messages `socket` gets until it is quiet."""
+    answers = []
+    while not await socket.receive_nothing(timeout=0.5):
+        answers.append(await receive(socket))
+    return answers
+
+
+snapshot = sync_to_async(snapshot_of)
+position = sync_to_async(set_position)
+
+
+async def test_it_makes_a_move_and_every_socket_gets_its_own_board(table_game, alice, bob):
+    state = await position(table_game, "alice hand: 5M red\nbob hand: 2M dark_blue")
+    money = card_in(state, "alice", "hand", "5M")
+    sockets = await opened(table_game, alice, bob)
+    try:
+        await send_move(sockets[ALICE], table_game, kind="bank", card=str(money))
+        boards = [await receive(socket) for socket in sockets]
+        for socket in sockets:
+            assert await socket.receive_nothing(timeout=0.2)  # no flash, no second board
+    finally:
+        await close(sockets)
+
+    version = table_game.version
+    game_state = await sync_to_async(state_of)(table_game)
+    assert money in game_state.players[ALICE].bank
+    alice_hand, bob_hand = set(game_state.players[ALICE].hand), set(game_state.players[BOB].hand)
+    for html in boards:
+        assert f'data-version="{version + 1}"' in html
+    assert alice_hand <= card_ids(boards[ALICE]) and not card_ids(boards[ALICE]) & bob_hand
+    assert not card_ids(boards[BOB]) & alice_hand
+
+
+async def test_it_tells_only_the_sender_of_an_illegal_move_and_changes_nothing(
+    table_game, alice, bob
+):
+    state = await position(table_game, "alice hand: red")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, alice, bob)
+    try:
+        red = card_in(state, "alice", "hand", "red")
+        await send_move(sockets[ALICE], table_game, kind="bank", card=red)
+        html = await flash(sockets[ALICE])
+        assert await sockets[BOB].receive_nothing(timeout=0.3)
+    finally:
+        await close(sockets)
+
+    assert "Property cards can never be banked." in html
+    assert await snapshot(table_game) == before
+
+
+@pytest.mark.parametrize(
+    ("who", "refusal"),
+    [
+        ("bob", "It is not your turn."),
+        ("charlie", "Only the players at this table can make moves."),
+    ],
+    ids=["not-your-turn", "spectator"],
+)
+async def test_it_refuses_a_move_out_of_turn_or_from_a_spectator(
+    table_game, alice, bob, charlie, who, refusal
+):
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, {"bob": bob, "charlie": charlie}[who])
+    try:
+        await send_move(sockets[0], table_game, kind="end")
+        html = await flash(sockets[0])
+    finally:
+        await close(sockets)
+
+    assert refusal in html
+    assert await snapshot(table_game) == before
+
+
+async def test_it_answers_a_stale_board_with_a_warning_and_the_current_board(table_game, alice):
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, alice)
+    try:
+        await send_move(sockets[0], table_game, version=table_game.version - 1, kind="end")
+        board = await receive(sockets[0])
+        html = await flash(sockets[0])
+    finally:
+        await close(sockets)
+
+    assert "The board has changed since you saw it; here is the current one." in html
+    assert 'class="message warning"' in html
+    for fragment in ("status", "board", "hand", "log"):
+        assert f'id="{fragment}"' in board
+    assert f'data-version="{table_game.version}"' in board
+    assert await snapshot(table_game) == before
+
+
+async def test_it_empties_the_flash_with_the_next_move_made(table_game, alice):
+    await position(table_game, "alice hand: 5M")
+    sockets = await opened(table_game, alice)
+    try:
+        await send_move(sockets[0], table_game, kind="bank", card="x")
+        assert "Cards, players and shares are given by number." in await flash(sockets[0])
+        await send_move(sockets[0], table_game, kind="end")
+        messages = [await receive(sockets[0]), await receive(sockets[0])]
+    finally:
+        await close(sockets)
+
+    emptied = [html for html in messages if html.lstrip().startswith('<div id="flash"')]
+    assert len(emptied) == 1 and 'class="message' not in emptied[0]
+
+
+async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice, bob, monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(socket_moves, "monotonic", lambda: clock[0])
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, bob)
+    try:
+        for _ in range(40):
+            await send_move(sockets[0], table_game, version=before[1], kind="end")
+        answers = await all_answers(sockets[0])
+        clock[0] += 1.5
+        await send_move(sockets[0], table_game, version=before[1], kind="end")
+        later = await all_answers(sockets[0])
+    finally:
+        await close(sockets)
+
+    assert sum("It is not your turn." in html for html in answers) == 10
+    assert sum("Too many moves at once" in html for html in answers) == 1
+    assert len(answers) == 11
+    assert len(later) == 1 and "It is not your turn." in later[0]
+    assert await snapshot(table_game) == before
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "not json",
+        json.dumps(["a", "list"]),
+        json.dumps({"kind": "end", "padding": "x" * 9000}),
+        json.dumps({"kind": "end", "version": {"a": 1}}),
+        json.dumps({"kind": "bank", "card": None, "version": "1"}),
+    ],
+    ids=["not-json", "a-list", "oversize", "odd-version", "null-card"],
+)
+async def test_it_ignores_or_refuses_a_bad_message_safely(table_game, alice, message):
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, alice)
+    try:
+        await sockets[0].send_to(text_data=message)
+        answers = await all_answers(sockets[0])
+        await send_move(sockets[0], table_game, kind="end")  # the socket is still there
+        after_move = "".join(await all_answers(sockets[0]))
+    finally:
+        await close(sockets)
+
+    assert all('id="flash"' in html and 'id="board"' not in html for html in answers)
+    assert 'data-version="' in after_move and "ended the turn" in after_move
+    assert (await snapshot(table_game))[1] == before[1] + 1  # the move sent after it was made
