@@ -136,12 +136,21 @@ def screenshot_dir():
 
 
 def open_page(
-    browser, server, user, path, viewport=(1100, 900), touch=False, init_script=None, scale=1
+    browser,
+    server,
+    user,
+    path,
+    viewport=(1100, 900),
+    touch=False,
+    init_script=None,
+    scale=1,
+    prepare=None,
 ):
     """Open `path` in a new browser context logged in as `user`; return (page, page errors).
 
     `touch` gives the context a touch screen; `init_script` runs in the page before its own;
-    `scale` is the device pixel ratio (2 with half the viewport: a 200% zoom).
+    `scale` is the device pixel ratio (2 with half the viewport: a 200% zoom); `prepare` is
+    called with the page before it opens `path` (to route its requests or sockets).
     """
     from django.conf import settings
     from django.test import Client
@@ -166,6 +175,8 @@ def open_page(
     )
     if init_script:
         page.add_init_script(init_script)
+    if prepare:
+        prepare(page)
     page.goto(server + path)
     return page, errors
 
@@ -177,7 +188,9 @@ COUNT_BOARDS = (
 )
 
 
-def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=False, scale=1):
+def open_live_table(
+    browser, server, user, game, viewport=(1100, 900), touch=False, scale=1, prepare=None
+):
     """Open `game`'s table as `user` once its socket has sent the first board; return (page, errors).
 
     The socket's first messages redraw the board: a test pointing at a card
@@ -192,6 +205,7 @@ def open_live_table(browser, server, user, game, viewport=(1100, 900), touch=Fal
         touch,
         init_script=COUNT_BOARDS,
         scale=scale,
+        prepare=prepare,
     )
     page.wait_for_function("() => window.boardsReceived > 0", timeout=30_000)
     # A connect may bring its fragments in more than one message: wait until it is quiet.

@@ -1,5 +1,7 @@
 """Moves in a real browser go over the open game socket, not an HTTP POST."""
 
+import re
+
 import pytest
 
 from conftest import open_live_table
@@ -93,5 +95,43 @@ def test_it_sends_a_form_submitted_twice_at_once_a_single_time(
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.movesSent") == 1
     assert page.inner_text("#flash").strip() == ""  # no "the board has changed"
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_posts_a_move_the_socket_has_not_answered_once_and_only_once(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    """A socket that looks open but is dead (a dropped network): the move is posted after a pause."""
+    state = set_position(started_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    dead = {"now": False}
+    dropped = []
+
+    def route(socket):
+        server = socket.connect_to_server()
+        socket.on_message(lambda m: dropped.append(m) if dead["now"] else server.send(m))
+        server.on_message(lambda m: None if dead["now"] else socket.send(m))
+
+    page, errors = open_live_table(
+        browser,
+        live_asgi_server,
+        alice,
+        started_game,
+        prepare=lambda page: page.route_web_socket(re.compile(r"/ws/games/"), route),
+    )
+    posts = posts_to(page, f"/games/{started_game.code}/move/")
+    dead["now"] = True  # from here on nothing passes either way, and the socket stays open
+
+    page.click(f'details[data-card-menu="{five}"] > summary')
+    page.click("text=Bank it (5M)")
+
+    page.wait_for_selector("#log >> text=alice banked 5M", timeout=15_000)
+    assert len(dropped) == 1  # the move went into the dead socket first
+    page.wait_for_timeout(500)
+    assert len(posts) == 1
+    started_game.refresh_from_db()
+    assert started_game.moves.count() == 1  # made once
     assert errors == []
     page.context.close()

@@ -7,7 +7,8 @@
 //  - places an open card menu wholly within the viewport,
 //  - shows the running total of a payment and the count of a discard,
 //  - posts a move form (sent over the game socket: ws-send) while the socket is not open,
-//    and sends it once until the socket answers.
+//    sends it once until the socket answers, and posts it if the socket has not answered
+//    within a few seconds.
 (function () {
   "use strict";
 
@@ -32,19 +33,36 @@
   // A form sent once is not sent again until the socket answers (its board, or the flash
   // with a refusal): a double click would otherwise meet "the board has changed". (htmx
   // drops a form's second POST while the first is in flight in the same way.)
+  // A socket can look open and be dead (a network that dropped it without a word): a move
+  // sent that the socket has not answered within RESEND_MS is posted. It carries the version
+  // it was drawn from, so if the socket's move did arrive the POST is refused as stale, never
+  // made twice.
+  const RESEND_MS = 5000;
+  let resendTimer = null;
+
+  function post(form) {
+    window.htmx.ajax("POST", form.getAttribute("action"), { source: form, swap: "none" });
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function (event) {
-    if (isGameSocket(event)) sentForm = null;
+    if (!isGameSocket(event)) return;
+    sentForm = null;
+    clearTimeout(resendTimer);
   });
   document.addEventListener("htmx:wsConfigSend", function (event) {
     const form = event.target;
     if (socketOpen && sentForm !== form) {
       sentForm = form;
+      clearTimeout(resendTimer);
+      resendTimer = setTimeout(function () {
+        if (sentForm !== form) return;
+        sentForm = null;
+        if (form.isConnected) post(form);
+      }, RESEND_MS);
       return;
     }
     event.preventDefault();
-    if (!socketOpen) {
-      window.htmx.ajax("POST", form.getAttribute("action"), { source: form, swap: "none" });
-    }
+    if (!socketOpen) post(form);
   });
 
   function versionOf(element) {
