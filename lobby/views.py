@@ -523,6 +523,7 @@ def turn_lists(user):
     seats = (
         Seat.objects.filter(user=user)
         .select_related("game")
+        .defer("game__snapshot", "game__summary")  # the lists show neither
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
     # A seat has a deadline exactly while its game waits for a decision from it.
