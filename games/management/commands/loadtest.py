@@ -1,9 +1,14 @@
 """Play many live tables at once through the real move path and measure the round trips.
 
 Bots (basic by default: --level) play each table one move at a time: the bot
-reads the game from the database and chooses from its seat's view, then POSTs the move to /move/ as the
-page does (session cookie, CSRF header, htmx request), and the clock runs
-until EVERY socket of that table has received the board of the new version.
+reads the game from the database and chooses from its seat's view, then sends
+the move as the page does: with --via socket (the default) over its own open
+game socket (the form's fields as JSON, as htmx-ext-ws's ws-send; the move is
+made once that socket shows a later board, refused if its flash tells a
+refusal first), with --via post POSTed to /move/ (session cookie, CSRF header,
+htmx request; made if the answer's board is later). Either way the clock runs
+from sending until EVERY socket of that table has received the board of the
+new version.
 Before the games, the same number of sockets measures the same round trip
 on the echo socket (ws/echo/, every socket of a table sends at once and the
 round ends when all are echoed): what Daphne and a consumer cost with no
@@ -23,7 +28,9 @@ Counts, as printed in the last line (one JSON object):
   move's version within --timeout seconds (the round trip is then not
   counted).
 - duplicated_updates: boards of a version a socket had already received.
-- errors: failed POSTs, moves the server did not apply, sockets that dropped.
+- errors: failed POSTs or socket sends, moves the server did not apply
+  (refused: the POST's answer or the socket's flash; unanswered over the
+  socket within --timeout), sockets that dropped.
 
 The socket flood (--flood-sockets N): before the games, N idle lobby sockets
 of logged-in users (N / 10 users, each within SOCKETS_PER_USER) and
@@ -71,6 +78,7 @@ from games.load import (
     pick_move,
     posted_version,
     read_game,
+    socket_message,
 )
 from games.rules.bots import LEVELS
 
@@ -106,6 +114,12 @@ class Command(BaseCommand):
             type=int,
             default=60,
             help="DB_CONN_MAX_AGE of the servers this command starts",
+        )
+        parser.add_argument(
+            "--via",
+            choices=("socket", "post"),
+            default="socket",
+            help="how a bot sends its move: over its open game socket, as pages do, or POSTed",
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
@@ -169,6 +183,7 @@ class Command(BaseCommand):
             load = Load(urls, tables, options, create_flood_users(run, flooders))
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
+            result["via"] = options["via"]
             result["database"] = connection.vendor
             # Debug mode records every query: figures worth keeping come with DEBUG=0.
             result["debug"] = settings.DEBUG
@@ -457,7 +472,6 @@ class Load:
         async def drive(t):
             nonlocal moves
             code = self.tables[t][0]
-            move_url = reverse("games:move", args=[code])
             rng = random.Random(f"game-{self.options['seed']}-{t}")
             table = players[t]
             for _n in range(self.options["moves_per_table"]):
@@ -471,17 +485,10 @@ class Load:
                 seat, move = await asyncio.get_running_loop().run_in_executor(
                     self.bots, pick_move, snapshot, rng.getrandbits(63), self.options["level"]
                 )
+                fields = move_fields(move, version)
                 start = time.perf_counter()
-                try:
-                    status, body = await table[seat].post(
-                        move_url, move_fields(move, version), self.url_for(t, seat + 1)
-                    )
-                except Exception as e:  # noqa: BLE001 - every failure is a figure here
-                    self.errors[f"POST {type(e).__name__}"] += 1
-                    continue
-                new = posted_version(body) if status == 200 else None
-                if new is None or new <= version:
-                    self.errors[f"move not applied (HTTP {status})"] += 1
+                new = await self.send_move(t, code, table[seat], seat, fields, version)
+                if new is None:
                     continue
                 moves += 1
                 arrivals = await asyncio.gather(
@@ -523,6 +530,37 @@ class Load:
             "late_updates": self.late,
             "duplicated_updates": duplicated,
         }
+
+    async def send_move(self, t, code, player, seat, fields, version):
+        """Send `player`'s move as --via says; return the version it made (None: not made, counted)."""
+        if self.options["via"] == "socket":
+            # Over the mover's own open socket, as the page's ws-send sends the form.
+            page = player.base_url + reverse("games:table", args=[code])
+            try:
+                new, _refusal = await player.send_move(
+                    socket_message(fields, page), version, self.options["timeout"]
+                )
+            except TimeoutError:
+                self.errors["move unanswered over the socket"] += 1
+                return None
+            except Exception as e:  # noqa: BLE001 - every failure is a figure here
+                self.errors[f"socket send {type(e).__name__}"] += 1
+                return None
+            if new is None:
+                self.errors["move not applied (socket flash)"] += 1
+            return new
+        # POSTed as a page without its socket does, to the next server (with several).
+        move_url = reverse("games:move", args=[code])
+        try:
+            status, body = await player.post(move_url, fields, self.url_for(t, seat + 1))
+        except Exception as e:  # noqa: BLE001 - every failure is a figure here
+            self.errors[f"POST {type(e).__name__}"] += 1
+            return None
+        new = posted_version(body) if status == 200 else None
+        if new is None or new <= version:
+            self.errors[f"move not applied (HTTP {status})"] += 1
+            return None
+        return new
 
 
 def close_all_connections(executor):
