@@ -206,6 +206,13 @@ def memory_mb(pid):
     return found.get("VmHWM", 0.0), found.get("VmRSS", 0.0)
 
 
+def cpu_seconds(pid):
+    """Return the CPU time (user and system, in seconds) process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    # After the name: state is field 3 of the whole line, utime 14 and stime 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # --- players ------------------------------------------------------------------------------
 
 

@@ -45,6 +45,7 @@ def test_it_plays_every_table_and_prints_its_figures_last(live_asgi_server):
         assert result["round_trip_ms"][key] > 0
         assert result["echo_baseline_ms"][key] > 0
     assert result["peak_server_memory_mb"] > 0
+    assert 0 < result["server_cpu_percent"] < 400
 
 
 def test_it_sends_the_moves_over_the_players_sockets_and_posts_none(live_asgi_server, monkeypatch):

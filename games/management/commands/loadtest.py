@@ -65,6 +65,7 @@ from games.load import (
     Player,
     Server,
     check_loopback,
+    cpu_seconds,
     create_flood_users,
     create_table_as,
     create_tables,
@@ -181,6 +182,7 @@ class Command(BaseCommand):
                 wanted = options["flood_tables"] * options["duration"]
                 flooders = max(flooders, -(-int(wanted) // per_user), 1)
             load = Load(urls, tables, options, create_flood_users(run, flooders))
+            load.pids = self.server_pids(servers, urls)
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
             result["via"] = options["via"]
@@ -213,16 +215,17 @@ class Command(BaseCommand):
             raise
         return servers
 
-    def server_memory(self, servers, urls):
-        """Return the servers' process count and peak resident memory (VmHWM, added up)."""
+    def server_pids(self, servers, urls):
         from urllib.parse import urlsplit
 
         if servers:
-            pids = [server.pid for server in servers]
-        else:
-            pids = listening_pids(urlsplit(urls[0]).port)
+            return [server.pid for server in servers]
+        return listening_pids(urlsplit(urls[0]).port)
+
+    def server_memory(self, servers, urls):
+        """Return the servers' process count and peak resident memory (VmHWM, added up)."""
         peaks = []
-        for pid in pids:
+        for pid in self.server_pids(servers, urls):
             try:
                 peaks.append(memory_mb(pid)[0])
             except OSError:
@@ -262,6 +265,8 @@ class EchoSocket:
 
 
 class Load:
+    pids = ()  # the servers' processes, whose CPU the game phase reads
+
     def __init__(self, urls, tables, options, flooders=()):
         self.urls = urls
         self.tables = tables
@@ -466,6 +471,7 @@ class Load:
         round_trips = []
         moves = 0
         started_event.set()
+        cpu_before = servers_cpu(self.pids)
         started = time.perf_counter()
         deadline = started + self.options["duration"]
 
@@ -502,6 +508,7 @@ class Load:
 
         await asyncio.gather(*(drive(t) for t in range(len(self.tables))))
         elapsed = time.perf_counter() - started
+        cpu = servers_cpu(self.pids) - cpu_before
         codes = [code for code, _seats in self.tables]
         finals = await self.in_db(final_versions, codes)
         # Give the last broadcasts a moment to land before judging.
@@ -526,6 +533,8 @@ class Load:
             "duration_s": round(elapsed, 1),
             "moves_per_second": round(moves / elapsed, 1) if elapsed else 0,
             "round_trip_ms": percentiles(round_trips),
+            # One Daphne process runs its synchronous code in one thread: near 100, it is saturated.
+            "server_cpu_percent": round(100 * cpu / elapsed, 1) if elapsed else 0,
             "lost_updates": lost,
             "late_updates": self.late,
             "duplicated_updates": duplicated,
@@ -561,6 +570,17 @@ class Load:
             self.errors[f"move not applied (HTTP {status})"] += 1
             return None
         return new
+
+
+def servers_cpu(pids):
+    """Return the CPU seconds the processes `pids` have used, added up (those gone count 0)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            pass
+    return total
 
 
 def close_all_connections(executor):
