@@ -25,6 +25,8 @@ from urllib.parse import quote, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VERSION = re.compile(rb'data-version="(\d+)"')
+# A refusal told in the page's flash (templates/games/table.html#flash): a message in it.
+REFUSAL = re.compile(rb'<div id="flash"[^>]*>\s*<p class="message')
 
 
 class NotLoopback(ValueError):
@@ -204,6 +206,13 @@ def memory_mb(pid):
     return found.get("VmHWM", 0.0), found.get("VmRSS", 0.0)
 
 
+def cpu_seconds(pid):
+    """Return the CPU time (user and system, in seconds) process `pid` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    # After the name: state is field 3 of the whole line, utime 14 and stime 15.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # --- players ------------------------------------------------------------------------------
 
 
@@ -330,7 +339,8 @@ class Player:
     """One logged-in browser: posts moves, and keeps one socket that reconnects when it drops.
 
     `versions` lists every version the socket received, in order;
-    `first_versions` the version of the first message of each connection.
+    `first_versions` the version of the first message of each connection;
+    `refusals` counts the refusals told in its flash (moves sent over it).
     """
 
     def __init__(self, http, base_url, cookies, path, reconnect_delay=0.25):
@@ -352,7 +362,9 @@ class Player:
         self.connections = 0
         self.closes = []
         self.errors = []
+        self.refusals = 0
         self._waiters = []
+        self._answers = []
         self._task = None
         self._ws = None
         self._stopping = False
@@ -411,11 +423,16 @@ class Player:
 
     def _received(self, text, first):
         self.messages += 1
-        found = VERSION.search(text.encode() if isinstance(text, str) else text)
+        data = text.encode() if isinstance(text, str) else text
+        if REFUSAL.search(data):
+            self.refusals += 1
+            self._answer(lambda target: (None, data.decode()))
+        found = VERSION.search(data)
         if found is None:
             return
         version = int(found.group(1))
         now = time.perf_counter()
+        self._answer(lambda target: (version, now) if version > target else None)
         self.versions.append(version)
         if first:
             self.first_versions.append(version)
@@ -434,6 +451,32 @@ class Player:
             return time.perf_counter()
         future = asyncio.get_running_loop().create_future()
         self._waiters.append((version, future))
+        return await asyncio.wait_for(future, timeout)
+
+    def _answer(self, outcome):
+        """Settle the moves awaiting an answer for which `outcome(version sent from)` is not None."""
+        waiting = []
+        for target, future in self._answers:
+            if not future.done():
+                found = outcome(target)
+                if found is None:
+                    waiting.append((target, future))
+                else:
+                    future.set_result(found)
+        self._answers = waiting
+
+    async def send_move(self, text, version, timeout):
+        """Send a move made from board `version` over this socket (text: socket_message); await its answer.
+
+        Return (new version, when it arrived) once the socket shows a later
+        board, or (None, the flash's HTML) if a refusal is told first. A stale
+        board's refusal comes with the current board, so a move refused as
+        stale after another one counts as made, as its POST's answer (the
+        current board) does.
+        """
+        future = asyncio.get_running_loop().create_future()
+        self._answers.append((version, future))  # before sending: the answer may come at once
+        await self.send(text)
         return await asyncio.wait_for(future, timeout)
 
     async def send(self, text):

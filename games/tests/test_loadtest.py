@@ -30,11 +30,12 @@ def test_it_plays_every_table_and_prints_its_figures_last(live_asgi_server):
         "loadtest",
         *("--url", live_asgi_server, "--tables", "2", "--players", "2"),
         *("--moves-per-table", "3", "--think", "0.05", "--duration", "30"),
+        *("--via", "post"),
         stdout=out,
     )
 
     result = json.loads(out.getvalue().strip().splitlines()[-1])
-    assert FIGURES <= result.keys()
+    assert FIGURES <= result.keys() and result["via"] == "post"
     assert result["tables"] == 2 and result["sockets"] == 4
     assert result["moves"] == 6
     assert result["lost_updates"] == 0
@@ -44,6 +45,63 @@ def test_it_plays_every_table_and_prints_its_figures_last(live_asgi_server):
         assert result["round_trip_ms"][key] > 0
         assert result["echo_baseline_ms"][key] > 0
     assert result["peak_server_memory_mb"] > 0
+    assert 0 < result["server_cpu_percent"] < 400
+
+
+def test_it_sends_the_moves_over_the_players_sockets_and_posts_none(live_asgi_server, monkeypatch):
+    from games.load import Player
+
+    posts, sent = [], []
+
+    async def no_post(self, path, fields, base_url=None):
+        posts.append(path)
+        raise AssertionError("a move was posted")
+
+    send = Player.send
+
+    async def counted_send(self, text):
+        sent.append(json.loads(text))
+        await send(self, text)
+
+    monkeypatch.setattr(Player, "post", no_post)
+    monkeypatch.setattr(Player, "send", counted_send)
+    out = StringIO()
+    call_command(
+        "loadtest",
+        *("--url", live_asgi_server, "--tables", "2", "--players", "2", "--via", "socket"),
+        *("--moves-per-table", "4", "--think", "0.05", "--duration", "30"),
+        stdout=out,
+    )
+
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["via"] == "socket"
+    assert result["moves"] == 8 and len(sent) == 8 and posts == []
+    assert {"version", "kind", "HEADERS"} <= sent[0].keys()
+    assert result["lost_updates"] == 0 and result["late_updates"] == 0
+    assert result["errors"] == 0, result["error_kinds"]
+    assert result["round_trip_ms"]["p50"] > 0
+
+
+def test_it_counts_a_move_refused_over_the_socket_as_an_error(live_asgi_server, monkeypatch):
+    from games import load
+
+    fields = load.move_fields
+
+    def from_an_old_board(move, version):
+        return fields(move, version - 1)
+
+    monkeypatch.setattr("games.management.commands.loadtest.move_fields", from_an_old_board)
+    out = StringIO()
+    call_command(
+        "loadtest",
+        *("--url", live_asgi_server, "--tables", "1", "--players", "2", "--via", "socket"),
+        *("--moves-per-table", "2", "--think", "0", "--timeout", "5"),
+        stdout=out,
+    )
+
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["moves"] == 0
+    assert result["error_kinds"] == {"move not applied (socket flash)": 2}
 
 
 def test_it_removes_the_users_and_games_it_made(live_asgi_server):

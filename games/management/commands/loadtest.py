@@ -1,9 +1,14 @@
 """Play many live tables at once through the real move path and measure the round trips.
 
 Bots (basic by default: --level) play each table one move at a time: the bot
-reads the game from the database and chooses from its seat's view, then POSTs the move to /move/ as the
-page does (session cookie, CSRF header, htmx request), and the clock runs
-until EVERY socket of that table has received the board of the new version.
+reads the game from the database and chooses from its seat's view, then sends
+the move as the page does: with --via socket (the default) over its own open
+game socket (the form's fields as JSON, as htmx-ext-ws's ws-send; the move is
+made once that socket shows a later board, refused if its flash tells a
+refusal first), with --via post POSTed to /move/ (session cookie, CSRF header,
+htmx request; made if the answer's board is later). Either way the clock runs
+from sending until EVERY socket of that table has received the board of the
+new version.
 Before the games, the same number of sockets measures the same round trip
 on the echo socket (ws/echo/, every socket of a table sends at once and the
 round ends when all are echoed): what Daphne and a consumer cost with no
@@ -23,7 +28,9 @@ Counts, as printed in the last line (one JSON object):
   move's version within --timeout seconds (the round trip is then not
   counted).
 - duplicated_updates: boards of a version a socket had already received.
-- errors: failed POSTs, moves the server did not apply, sockets that dropped.
+- errors: failed POSTs or socket sends, moves the server did not apply
+  (refused: the POST's answer or the socket's flash; unanswered over the
+  socket within --timeout), sockets that dropped.
 
 The socket flood (--flood-sockets N): before the games, N idle lobby sockets
 of logged-in users (N / 10 users, each within SOCKETS_PER_USER) and
@@ -58,6 +65,7 @@ from games.load import (
     Player,
     Server,
     check_loopback,
+    cpu_seconds,
     create_flood_users,
     create_table_as,
     create_tables,
@@ -71,6 +79,7 @@ from games.load import (
     pick_move,
     posted_version,
     read_game,
+    socket_message,
 )
 from games.rules.bots import LEVELS
 
@@ -106,6 +115,12 @@ class Command(BaseCommand):
             type=int,
             default=60,
             help="DB_CONN_MAX_AGE of the servers this command starts",
+        )
+        parser.add_argument(
+            "--via",
+            choices=("socket", "post"),
+            default="socket",
+            help="how a bot sends its move: over its open game socket, as pages do, or POSTed",
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
@@ -167,8 +182,10 @@ class Command(BaseCommand):
                 wanted = options["flood_tables"] * options["duration"]
                 flooders = max(flooders, -(-int(wanted) // per_user), 1)
             load = Load(urls, tables, options, create_flood_users(run, flooders))
+            load.pids = self.server_pids(servers, urls)
             result = asyncio.run(load.run())
             result |= self.server_memory(servers, urls)
+            result["via"] = options["via"]
             result["database"] = connection.vendor
             # Debug mode records every query: figures worth keeping come with DEBUG=0.
             result["debug"] = settings.DEBUG
@@ -198,16 +215,17 @@ class Command(BaseCommand):
             raise
         return servers
 
-    def server_memory(self, servers, urls):
-        """Return the servers' process count and peak resident memory (VmHWM, added up)."""
+    def server_pids(self, servers, urls):
         from urllib.parse import urlsplit
 
         if servers:
-            pids = [server.pid for server in servers]
-        else:
-            pids = listening_pids(urlsplit(urls[0]).port)
+            return [server.pid for server in servers]
+        return listening_pids(urlsplit(urls[0]).port)
+
+    def server_memory(self, servers, urls):
+        """Return the servers' process count and peak resident memory (VmHWM, added up)."""
         peaks = []
-        for pid in pids:
+        for pid in self.server_pids(servers, urls):
             try:
                 peaks.append(memory_mb(pid)[0])
             except OSError:
@@ -247,6 +265,8 @@ class EchoSocket:
 
 
 class Load:
+    pids = ()  # the servers' processes, whose CPU the game phase reads
+
     def __init__(self, urls, tables, options, flooders=()):
         self.urls = urls
         self.tables = tables
@@ -451,13 +471,13 @@ class Load:
         round_trips = []
         moves = 0
         started_event.set()
+        cpu_before = servers_cpu(self.pids)
         started = time.perf_counter()
         deadline = started + self.options["duration"]
 
         async def drive(t):
             nonlocal moves
             code = self.tables[t][0]
-            move_url = reverse("games:move", args=[code])
             rng = random.Random(f"game-{self.options['seed']}-{t}")
             table = players[t]
             for _n in range(self.options["moves_per_table"]):
@@ -471,17 +491,10 @@ class Load:
                 seat, move = await asyncio.get_running_loop().run_in_executor(
                     self.bots, pick_move, snapshot, rng.getrandbits(63), self.options["level"]
                 )
+                fields = move_fields(move, version)
                 start = time.perf_counter()
-                try:
-                    status, body = await table[seat].post(
-                        move_url, move_fields(move, version), self.url_for(t, seat + 1)
-                    )
-                except Exception as e:  # noqa: BLE001 - every failure is a figure here
-                    self.errors[f"POST {type(e).__name__}"] += 1
-                    continue
-                new = posted_version(body) if status == 200 else None
-                if new is None or new <= version:
-                    self.errors[f"move not applied (HTTP {status})"] += 1
+                new = await self.send_move(t, code, table[seat], seat, fields, version)
+                if new is None:
                     continue
                 moves += 1
                 arrivals = await asyncio.gather(
@@ -495,6 +508,7 @@ class Load:
 
         await asyncio.gather(*(drive(t) for t in range(len(self.tables))))
         elapsed = time.perf_counter() - started
+        cpu = servers_cpu(self.pids) - cpu_before
         codes = [code for code, _seats in self.tables]
         finals = await self.in_db(final_versions, codes)
         # Give the last broadcasts a moment to land before judging.
@@ -519,10 +533,54 @@ class Load:
             "duration_s": round(elapsed, 1),
             "moves_per_second": round(moves / elapsed, 1) if elapsed else 0,
             "round_trip_ms": percentiles(round_trips),
+            # One Daphne process runs its synchronous code in one thread: near 100, it is saturated.
+            "server_cpu_percent": round(100 * cpu / elapsed, 1) if elapsed else 0,
             "lost_updates": lost,
             "late_updates": self.late,
             "duplicated_updates": duplicated,
         }
+
+    async def send_move(self, t, code, player, seat, fields, version):
+        """Send `player`'s move as --via says; return the version it made (None: not made, counted)."""
+        if self.options["via"] == "socket":
+            # Over the mover's own open socket, as the page's ws-send sends the form.
+            page = player.base_url + reverse("games:table", args=[code])
+            try:
+                new, _refusal = await player.send_move(
+                    socket_message(fields, page), version, self.options["timeout"]
+                )
+            except TimeoutError:
+                self.errors["move unanswered over the socket"] += 1
+                return None
+            except Exception as e:  # noqa: BLE001 - every failure is a figure here
+                self.errors[f"socket send {type(e).__name__}"] += 1
+                return None
+            if new is None:
+                self.errors["move not applied (socket flash)"] += 1
+            return new
+        # POSTed as a page without its socket does, to the next server (with several).
+        move_url = reverse("games:move", args=[code])
+        try:
+            status, body = await player.post(move_url, fields, self.url_for(t, seat + 1))
+        except Exception as e:  # noqa: BLE001 - every failure is a figure here
+            self.errors[f"POST {type(e).__name__}"] += 1
+            return None
+        new = posted_version(body) if status == 200 else None
+        if new is None or new <= version:
+            self.errors[f"move not applied (HTTP {status})"] += 1
+            return None
+        return new
+
+
+def servers_cpu(pids):
+    """Return the CPU seconds the processes `pids` have used, added up (those gone count 0)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            pass
+    return total
 
 
 def close_all_connections(executor):
