@@ -19,6 +19,14 @@ living socket renews them. A socket over a bound is accepted and closed at
 once with SOCKETS_FULL, which the htmx ws extension answers by trying again
 after a growing delay; the page works without its socket.
 
+Sessions. A socket knows its user from the session it opened with, and a
+session can end while the socket stays open: a logout, a password change
+that ends the other sessions (someone who stole the cookie), an expiry. At
+each check the socket reads its session and user again (as a request
+would, the password hash included) and closes with SESSION_ENDED if they are
+no longer its user's: a page's socket stops showing a hand and taking moves
+within one check of its session's end, and its reconnect is refused.
+
 Timers. `after(delay, message)` has the socket dispatch `message` to itself
 later, from its own event loop: what the lobby needs to draw a burst of
 changes once (lobby/consumers.py).
@@ -29,16 +37,21 @@ import logging
 import math
 import random
 import secrets
+from importlib import import_module
 
+from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from django.conf import settings
+from django.contrib import auth
 from django.core.cache import cache
+from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
 # "Try Again Later" (RFC 6455): the server is busy, not the request wrong.
 SOCKETS_FULL = 1013
 SOCKETS_FULL_REASON = "Too many sockets"
+SESSION_ENDED = 4401  # an application's code: the socket's session is over
 
 
 def check_period():
@@ -157,6 +170,11 @@ class SelfChecking:
                 message, client = client.result(), None
                 return message
             next_check = loop.time() + period
+            if not await database_sync_to_async(session_lasts)(scope):
+                # Closed, and handled as the client's going: the consumer leaves its groups,
+                # its slots and its presence as for any socket that goes.
+                await send({"type": "websocket.close", "code": SESSION_ENDED})
+                return {"type": "websocket.disconnect", "code": SESSION_ENDED}
             return {"type": "socket.check"}
 
         try:
@@ -204,3 +222,19 @@ class SelfChecking:
     def socket_check(self, event):
         """Renew the socket's slots; consumers extend this with their own catching up."""
         renew_slots(self.slots, self.token)
+
+
+def session_lasts(scope):
+    """Whether the session a socket opened with is still its user's (True for a guest's)."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True
+    try:
+        request = HttpRequest()
+        request.session = import_module(settings.SESSION_ENGINE).SessionStore(
+            scope["session"].session_key
+        )
+        return auth.get_user(request).pk == user.pk
+    except Exception:
+        log.warning("A socket's session could not be read again", exc_info=True)
+        return True  # the database away: the socket's other checks say so

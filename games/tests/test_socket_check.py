@@ -4,6 +4,7 @@ The game socket compares its board's version with the game's; the lobby and
 user sockets render their fragment again and send it if it changed.
 """
 
+import asyncio
 import re
 
 import pytest
@@ -87,3 +88,47 @@ async def test_the_user_socket_sends_badges_whose_broadcast_was_lost(alice, bob,
         await socket.disconnect()
 
     assert '<span class="visually-hidden">1 unread notification</span>' in html
+
+
+async def closed_with(socket):
+    """Return the close code the socket gets, skipping what it is sent before."""
+    while True:
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+@pytest.mark.parametrize("ending", ["password changed", "logged out"])
+async def test_it_closes_a_socket_whose_session_has_ended(
+    table_game, alice, bob, quick_checks, ending
+):
+    """Someone who stole the cookie keeps no open socket (a hand, moves) once the owner acts."""
+    from django.contrib.sessions.models import Session
+
+    from games.sockets import SESSION_ENDED
+
+    socket, connected = await connect(table_game, alice)
+    other, _ = await connect(table_game, bob)
+    try:
+        assert connected
+        await receive(socket)
+        await receive(other)
+
+        def end_session():
+            if ending == "password changed":
+                alice.set_password("a-new-long-secret-42")
+                alice.save()
+            else:
+                Session.objects.all().delete()  # logging out deletes the session row
+                return
+
+        await sync_to_async(end_session)()
+
+        assert await closed_with(socket) == SESSION_ENDED
+        if ending == "password changed":  # bob's session lasts: his socket stays open
+            await asyncio.sleep(1)  # five checks
+            while not await other.receive_nothing(timeout=0.1):
+                assert (await other.receive_output())["type"] == "websocket.send"
+    finally:
+        await socket.disconnect()
+        await other.disconnect()
