@@ -20,7 +20,7 @@ from games import rules
 from games.cardnames import colour_name
 from games.drawn_cards import card, set_numbers
 from games.game_over import game_over_context
-from games.log import recent_moves
+from games.log import recent_moves, remember_moves
 from games.memo import Memo
 from games.rules.cards import (
     BIRTHDAY,
@@ -123,6 +123,21 @@ def seats_at(game):
 def state_at(game):
     """Return `game`'s engine state at its version, read once for every viewer: not to change."""
     return _states.get((game.pk, game.code, game.version), game.state)
+
+
+def remember(game, seats, state):
+    """Hand what a move just saved (row, seats, state, moves) to the sockets: none reads it again.
+
+    Called after the commit, before the broadcast. The seats are handed over
+    only with their users loaded (a Seat.user read later, in another thread,
+    would be a query on a shared object).
+    """
+    key = (game.pk, game.code, game.version)
+    _games.put((game.code, game.version), game)
+    if all(type(seat).user.is_cached(seat) for seat in seats):
+        _seats.put(key, list(seats))
+    _states.put(key, state)
+    remember_moves(game, game.__dict__.pop("recorded", []))
 
 
 def table_urls(code):

@@ -8,6 +8,8 @@ depends on the position it was charged in: it is read from the engine state
 before the rent, kept from the table's earlier versions or replayed.
 """
 
+from copy import copy
+
 from django.db.models import Window
 from django.db.models.functions import RowNumber
 from django.utils import translation
@@ -158,6 +160,17 @@ def recent_moves(game, names, deck, length=15):
     return lines
 
 
+# The moves a transaction just recorded, by (game id, first move's number, version after them):
+# handed over after the commit (games.board.remember), so the log goes on without reading them.
+_made = Memo(256)
+
+
+def remember_moves(game, rows):
+    """Remember `rows`, the moves that brought `game` to its version (consecutive, in order)."""
+    if rows:
+        _made.put((game.pk, rows[0].n, game.version), rows)
+
+
 def _recent_key(game, version, names, deck, length):
     language = translation.get_language()
     return (game.pk, game.code, version, tuple(names), len(deck), length, language)
@@ -186,7 +199,11 @@ def _continued(game, names, deck, length):
     lines, teller = found
     if teller is None or not lines:
         return None
-    rows = list(game.moves.filter(n__gte=version).order_by("n"))
+    made = _made.find((game.pk, version, game.version))
+    if made is None:
+        rows = list(game.moves.filter(n__gte=version).order_by("n"))
+    else:
+        rows = [copy(m) for m in made]  # told (given an index) apart from other languages' copies
     if any(_is_rent(m.move, deck) for m in rows) or (rows and rows[0].n <= lines[-1]["n"]):
         return None
     teller = teller.copy()

@@ -283,7 +283,7 @@ class Game(models.Model):
             before = _decisions(state)
             _state, events = rules.apply(state, seat, move)
             now = timezone.now()
-            seats = list(game.seats.all())
+            seats = list(game.seats.select_related("user"))  # the users for the sockets' redraw
             seats[seat].timeouts_in_row = 0
             if move.kind == rules.RESIGN:
                 # Ruling (resign): the seat plays on as absent, for good (see come_back).
@@ -415,9 +415,10 @@ class Game(models.Model):
 
     def _record(self, seat, move, cause, now):
         # The version counts the start and every move: move n is made from version n.
-        self.moves.create(
+        row = self.moves.create(
             n=self.version, seat=seat, move=move.to_json(), cause=cause, created_at=now
         )
+        self.__dict__.setdefault("recorded", []).append(row)  # for the log (games.board.remember)
         self.version += 1
         self.last_move_at = now
 
@@ -486,7 +487,7 @@ class Game(models.Model):
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
-        transaction.on_commit(self.broadcast)
+        transaction.on_commit(lambda: self.broadcast(seats, state))
         changed = {seats[p].user_id for p in newly_awaited} | told
         changed |= {seat.user_id for seat in seats if seat.position in before}
         if state.over:
@@ -498,7 +499,9 @@ class Game(models.Model):
         """Return {position: user} of `seats`, read once per move and only when needed."""
         players = getattr(self, "_players_cache", None)
         if players is None:
-            users = User.objects.in_bulk([seat.user_id for seat in seats])
+            users = {s.user_id: s.user for s in seats if Seat.user.is_cached(s)}
+            if len(users) < len(seats):
+                users = User.objects.in_bulk([seat.user_id for seat in seats])
             players = self._players_cache = {s.position: users[s.user_id] for s in seats}
         return players
 
@@ -588,8 +591,15 @@ class Game(models.Model):
         # Totals and ratings change once, with the result, in this transaction.
         record_result(self, seats)
 
-    def broadcast(self):
-        """Tell every socket of this game that a new version exists (ids only, no cards)."""
+    def broadcast(self, seats=None, state=None):
+        """Tell every socket of this game that a new version exists (ids only, no cards).
+
+        A move hands its `seats` and `state` over to this process's sockets first.
+        """
+        if state is not None:
+            from games import board  # games.board imports this module
+
+            board.remember(self, seats, state)
         group_send(group_name(self.code), {"type": "game.updated", "version": self.version})
 
     # --- after the game ------------------------------------------------------------------------

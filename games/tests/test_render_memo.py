@@ -81,6 +81,30 @@ def test_nobody_gets_another_users_fragments(alice, bob):
         assert f'data-card="{card}"' not in html["bob"]
 
 
+def test_the_sockets_redraw_a_move_without_a_query(
+    alice, bob, charlie, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """The move hands its game row, seats, state and move rows over to the process's sockets."""
+    users = [alice, bob, charlie]
+    game = started_game(users)
+    game.play(game.state().current, {"kind": "end"})  # the log has a move to go on from
+    shown = {}
+    with translation.override("en"):
+        for user in users:  # the sockets opened: each drew the table once
+            shown[user.pk] = board.board_update(board.game_at(game.code), user, None)[1]
+    ender = game.state().current
+    with django_capture_on_commit_callbacks(execute=True):
+        game.play(ender, {"kind": "end"}, version=game.version)
+
+    with django_assert_num_queries(0), translation.override("en"):
+        for user in users:
+            html, _marks = board.board_update(
+                board.game_at(game.code, game.version), user, shown[user.pk]
+            )
+            assert f'data-version="{game.version}"' in html
+            assert f"{users[ender].username} ended the turn" in html
+
+
 def test_the_memo_keeps_the_latest_entries_only():
     memo = Memo(2)
     computed = []
