@@ -189,7 +189,30 @@ def player_html(game, player):
         "version": game.version,
         "move_url": table_urls(game.code)["move_url"],
     }
-    return _players.get(key, lambda: render_to_string("games/table.html#player", context))
+    return _players.get(key, lambda: _player_html(context))
+
+
+def _player_html(context):
+    # Each set is drawn once until it changes: a move changes one set, seldom more.
+    for s in context["player"]["sets"]:
+        s["html"] = set_html(s, context)
+    return render_to_string("games/table.html#player", context)
+
+
+_sets = Memo(4096)
+
+
+def set_html(s, context):
+    """Return a set of a player's table drawn, once for every table that shows it so.
+
+    Its key is what it shows; a set holding forms (an owner's wild moves, which
+    carry the version) is drawn again at each version.
+    """
+    has_forms = any(item["controls"] for item in s["cards"])
+    key = (s["key"], translation.get_language())
+    if has_forms:
+        key += (context["move_url"], context["version"])
+    return _sets.get(key, lambda: render_to_string("games/table.html#set", dict(context, set=s)))
 
 
 def seat_clock(game, seat, active=True, vacation_until=None):
@@ -435,6 +458,7 @@ def _player(view, p, names, helper):
             set_cards.append({"card": drawn, "controls": controls})
         sets.append(
             {
+                "key": repr((s, number)),  # what it shows: its controls come from the version
                 "colour": s["colour"],
                 "colour_name": colour_name(s["colour"]),
                 "number": number,

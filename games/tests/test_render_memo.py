@@ -7,15 +7,18 @@ own fragments once per version (the htmx answer to their move and their
 socket). Nobody is ever given another user's fragments.
 """
 
+import re
 import threading
 
 import pytest
 from django.utils import translation
 
-from games import board
+from games import board, rules
 from games.board import render_fragments, table_context
 from games.memo import Memo
 from games.models import Game
+from games.rules.position import card_in
+from games.tests.helpers import set_position
 from games.tests.review_helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +67,33 @@ def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, 
     assert drawn["player"] == 10 and drawn["board"] == 6
     third_name = users[third].username
     assert first[third_name].count(f'data-seat="{third}"') == 1
+
+
+def test_a_move_draws_only_the_set_it_changed(alice, bob, drawn):
+    game = started_game([alice, bob])
+    state = set_position(
+        game,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: red 1M
+        alice table: brown: brown; green: green green
+        bob hand: 2M
+        bob table: yellow: yellow
+        """,
+    )
+    redraw(game, [alice, bob])
+    assert drawn["set"] == 3  # brown, green and yellow: each the same for every viewer
+
+    game.play(0, rules.Move.lay(card_in(state, 0, "hand", "red"), "red"), version=game.version)
+    redraw(game, [alice, bob])
+    assert drawn["set"] == 4  # the new red set; the others were drawn already
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "1M")), version=game.version)
+    html = redraw(game, [alice, bob])
+    assert drawn["set"] == 4  # the bank changed, no set
+    assert len(re.findall(r'<div class="set[ "]', html["bob"])) == 4
+    assert "Red set: 1 of 3 cards" in html["bob"]
 
 
 def test_nobody_gets_another_users_fragments(alice, bob):
