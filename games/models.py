@@ -487,13 +487,20 @@ class Game(models.Model):
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
-        transaction.on_commit(lambda: self.broadcast(seats, state))
+        transaction.on_commit(lambda: self._hand_over(seats, state))
         changed = {seats[p].user_id for p in newly_awaited} | told
         changed |= {seat.user_id for seat in seats if seat.position in before}
         if state.over:
             changed |= {seat.user_id for seat in seats}
             transaction.on_commit(broadcast_lobby)
         transaction.on_commit(lambda: broadcast_users(changed))
+
+    def _hand_over(self, seats, state):
+        """After the commit: hand the move's data to this process's sockets, then tell them."""
+        from games import board  # games.board imports this module
+
+        board.remember(self, seats, state)
+        self.broadcast()
 
     def _players(self, seats):
         """Return {position: user} of `seats`, read once per move and only when needed."""
@@ -591,15 +598,8 @@ class Game(models.Model):
         # Totals and ratings change once, with the result, in this transaction.
         record_result(self, seats)
 
-    def broadcast(self, seats=None, state=None):
-        """Tell every socket of this game that a new version exists (ids only, no cards).
-
-        A move hands its `seats` and `state` over to this process's sockets first.
-        """
-        if state is not None:
-            from games import board  # games.board imports this module
-
-            board.remember(self, seats, state)
+    def broadcast(self):
+        """Tell every socket of this game that a new version exists (ids only, no cards)."""
         group_send(group_name(self.code), {"type": "game.updated", "version": self.version})
 
     # --- after the game ------------------------------------------------------------------------
