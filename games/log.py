@@ -167,7 +167,8 @@ _made = Memo(256)
 
 def remember_moves(game, rows):
     """Remember `rows`, the moves that brought `game` to its version (consecutive, in order)."""
-    if rows:
+    numbers = [m.n for m in rows]
+    if numbers and numbers == list(range(game.version - len(rows), game.version)):
         _made.put((game.pk, rows[0].n, game.version), rows)
 
 
