@@ -160,7 +160,7 @@ def recent_moves(game, names, deck, length=15):
     return lines
 
 
-# The moves a transaction just recorded, by (game id, first move's number, version after them):
+# The moves a transaction just recorded, by game and (first move's number, version after them):
 # handed over after the commit (games.board.remember), so the log goes on without reading them.
 _made = Memo(256)
 
@@ -169,7 +169,7 @@ def remember_moves(game, rows):
     """Remember `rows`, the moves that brought `game` to its version (consecutive, in order)."""
     numbers = [m.n for m in rows]
     if numbers and numbers == list(range(game.version - len(rows), game.version)):
-        _made.put((game.pk, rows[0].n, game.version), rows)
+        _made.put((game.pk, game.code, rows[0].n, game.version), rows)
 
 
 def _recent_key(game, version, names, deck, length):
@@ -200,7 +200,7 @@ def _continued(game, names, deck, length):
     lines, teller = found
     if teller is None or not lines:
         return None
-    made = _made.find((game.pk, version, game.version))
+    made = _made.find((game.pk, game.code, version, game.version))
     if made is None:
         rows = list(game.moves.filter(n__gte=version).order_by("n"))
     else:
