@@ -69,7 +69,8 @@ def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, 
     assert first[third_name].count(f'data-seat="{third}"') == 1
 
 
-def test_a_move_draws_only_the_set_it_changed(alice, bob, drawn):
+def test_a_move_draws_only_the_set_it_changed(alice, bob, drawn, monkeypatch):
+    monkeypatch.setattr(board, "_sets", Memo(100))  # sets are shared by games: start afresh
     game = started_game([alice, bob])
     state = set_position(
         game,
