@@ -214,7 +214,8 @@ if env("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, lean per socket (config/layers.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.LeanChannelLayer"}}
 
 # The worker (timeouts, bot moves, emails) broadcasts its moves through the
 # channel layer. The in-memory layer reaches only the sockets of the process

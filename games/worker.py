@@ -50,7 +50,9 @@ INTERVAL = 0.5
 
 def in_memory_layer():
     """Return whether the channel layer reaches only the sockets of the sending process."""
-    return settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 def run_round(report=None):

@@ -78,7 +78,7 @@ def test_it_uses_the_channel_layer_from_the_environment():
         [host] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
         assert host["socket_timeout"] is None
     else:
-        assert backend == "channels.layers.InMemoryChannelLayer"
+        assert backend == "config.layers.LeanChannelLayer"
 
 
 def test_it_uses_the_cache_from_the_environment():

@@ -1,0 +1,153 @@
+"""The embedded channel layer (config/layers.py) keeps the in-memory layer's promises, leaner."""
+
+import asyncio
+import tracemalloc
+
+import pytest
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer
+
+from config import layers
+from config.layers import LeanChannelLayer
+
+
+async def test_it_hands_a_message_to_the_receive_waiting_for_it():
+    layer = LeanChannelLayer()
+    channel = await layer.new_channel()
+    receiving = asyncio.create_task(layer.receive(channel))
+    await asyncio.sleep(0)
+
+    await layer.send(channel, {"type": "game.updated", "version": 1})
+
+    assert await asyncio.wait_for(receiving, 1) == {"type": "game.updated", "version": 1}
+    assert layer.channels == {} and layer.waiting == {}  # nothing left behind
+
+
+async def test_it_keeps_messages_in_order_until_they_are_received():
+    layer = LeanChannelLayer()
+    channel = await layer.new_channel()
+    for version in (1, 2, 3):
+        await layer.send(channel, {"type": "game.updated", "version": version})
+
+    got = [(await layer.receive(channel))["version"] for _ in range(3)]
+
+    assert got == [1, 2, 3]
+    assert layer.channels == {}
+
+
+async def test_a_message_sent_is_a_copy():
+    layer = LeanChannelLayer()
+    channel = await layer.new_channel()
+    message = {"type": "chat.message", "ids": [1]}
+    await layer.send(channel, message)
+    message["ids"].append(2)
+
+    assert await layer.receive(channel) == {"type": "chat.message", "ids": [1]}
+
+
+async def test_a_full_channel_refuses_a_send_and_a_group_send_skips_it():
+    layer = LeanChannelLayer(capacity=2)
+    full, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table", full)
+    await layer.group_add("table", other)
+    await layer.send(full, {"type": "a"})
+    await layer.send(full, {"type": "b"})
+
+    with pytest.raises(ChannelFull):
+        await layer.send(full, {"type": "c"})
+    await layer.group_send("table", {"type": "d"})
+
+    assert [(await layer.receive(full))["type"] for _ in range(2)] == ["a", "b"]
+    assert (await layer.receive(other))["type"] == "d"
+
+
+async def test_it_sends_to_every_channel_of_a_group_and_none_after_a_discard():
+    layer = LeanChannelLayer()
+    staying, leaving = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table", staying)
+    await layer.group_add("table", leaving)
+    await layer.group_discard("table", leaving)
+
+    await layer.group_send("table", {"type": "game.updated"})
+
+    assert await layer.receive(staying) == {"type": "game.updated"}
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(leaving), 0.2)
+
+
+async def test_an_expired_message_is_dropped_and_its_channel_leaves_its_groups(monkeypatch):
+    layer = LeanChannelLayer(expiry=10)
+    dead, alive = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table", dead)
+    await layer.group_add("table", alive)
+    now = [1000.0]
+    monkeypatch.setattr(layers.time, "time", lambda: now[0])
+    await layer.send(dead, {"type": "old"})
+
+    now[0] += 11
+    await layer.group_send("table", {"type": "new"})  # cleans: the old message expired
+
+    assert dead not in layer.groups["table"]
+    assert await layer.receive(alive) == {"type": "new"}
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(dead), 0.2)
+
+
+async def test_a_receive_never_returns_an_expired_message(monkeypatch):
+    layer = LeanChannelLayer(expiry=10)
+    channel = await layer.new_channel()
+    now = [1000.0]
+    monkeypatch.setattr(layers.time, "time", lambda: now[0])
+    await layer.send(channel, {"type": "old"})
+    layer.cleaned_at = now[0] + 100  # no cleaning round in between: the receive itself checks
+    now[0] += 11
+    await layer.send(channel, {"type": "new"})
+
+    assert await layer.receive(channel) == {"type": "new"}
+
+
+async def test_a_group_membership_expires(monkeypatch):
+    layer = LeanChannelLayer(group_expiry=100)
+    channel = await layer.new_channel()
+    now = [1000.0]
+    monkeypatch.setattr(layers.time, "time", lambda: now[0])
+    await layer.group_add("table", channel)
+
+    now[0] += 101
+    await layer.group_send("table", {"type": "game.updated"})
+
+    assert channel not in layer.groups["table"]
+    assert layer.channels == {}
+
+
+async def test_a_message_handed_to_a_cancelled_receive_goes_to_the_next_one():
+    layer = LeanChannelLayer()
+    channel = await layer.new_channel()
+    receiving = asyncio.create_task(layer.receive(channel))
+    await asyncio.sleep(0)
+
+    await layer.send(channel, {"type": "game.updated"})  # handed over ...
+    receiving.cancel()  # ... and the receive cancelled before it ran again
+    with pytest.raises(asyncio.CancelledError):
+        await receiving
+
+    assert await asyncio.wait_for(layer.receive(channel), 1) == {"type": "game.updated"}
+
+
+async def test_a_waiting_socket_holds_far_less_than_with_channels_own_layer():
+    async def held_by_waiting_receives(layer, count):
+        channels = [await layer.new_channel() for _ in range(count)]
+        tracemalloc.start()
+        receives = [asyncio.create_task(layer.receive(c)) for c in channels]
+        await asyncio.sleep(0)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        for receive in receives:
+            receive.cancel()
+        await asyncio.gather(*receives, return_exceptions=True)
+        return held / count
+
+    lean = await held_by_waiting_receives(LeanChannelLayer(), 200)
+    channels_own = await held_by_waiting_receives(InMemoryChannelLayer(), 200)
+
+    assert lean < channels_own - 2000  # the asyncio.Queue a channel no longer has
