@@ -335,7 +335,8 @@ def fragment_marks(context):
         *common,
         _moment(),
         repr(context.get("game_over")),
-        repr([table[k] for k in ("my_turn", "over", "outcome", "plays_left", "current_name")]),
+        repr([table[k] for k in ("my_turn", "over", "outcome", "current_name")]),
+        table["plays_left"] if table["my_turn"] else None,  # shown to the player on turn only
         repr([table[k] for k in ("waiting", "my_clock", "round", "sets_to_win", "awaiting_me")]),
         me["resigned"] if me else None,
     )
