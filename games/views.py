@@ -32,6 +32,7 @@ from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import requested_page
+from games.lists import GAME_FIELDS, game_seats, players, seats_with_players
 from games.log import dealt_state, full_log
 from games.memo import Memo
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
@@ -478,8 +479,11 @@ def finished_games(request):
         found = games_together(player, other)
     elif opponent and other is None:
         found = found.none()
-    found = found.select_related("game").prefetch_related(
-        Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
+    listed = ("ended_at", "game", *(f"game__{name}" for name in GAME_FIELDS))
+    found = (
+        found.select_related("game")
+        .only(*listed)
+        .prefetch_related(Prefetch("game__seats", queryset=seats_with_players()))
     )
 
     def position(code):
@@ -521,7 +525,8 @@ def recent_games(request):
     games = (
         Game.objects.filter(status=Game.Status.FINISHED)
         .select_related("winner")
-        .prefetch_related("seats__user")
+        .only(*GAME_FIELDS, *players("winner"))
+        .prefetch_related(game_seats())
     )
 
     def position(code):

@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from games import bots, limits, vacation as vacations
+from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players
 from games.models import (
     Game,
     Invitation,
@@ -403,8 +404,8 @@ def games_in_progress(user):
     """
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, private=False)
-        .defer("snapshot", "summary")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .only(*TABLE_FIELDS)
+        .prefetch_related(game_seats())
         .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
     )
     if user.is_authenticated:
@@ -431,6 +432,7 @@ def listed_tables(page=1):
     games = (
         Game.objects.listed()
         .select_related("host")
+        .only(*TABLE_FIELDS, *players("host"))
         .annotate(
             taken=Count("seats"),
             nth_of_host=Window(
@@ -469,7 +471,7 @@ def my_tables(user):
     """Return the tables of `user` for the home page, the ones waiting for them first."""
     # Each select_related costs building and reading every column of a user: only what is shown.
     # Nor the engine state and the summary: a list never shows them.
-    games = Game.objects.defer("snapshot", "summary")
+    games = Game.objects.only(*TABLE_FIELDS)
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
@@ -480,13 +482,16 @@ def my_tables(user):
     ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
     current = list(current)
     last_seats = finished_seats(
-        user.seats.select_related("game__winner").defer("game__snapshot", "game__summary")
+        user.seats.select_related("game__winner").only(
+            "game",
+            "ended_at",
+            *(f"game__{name}" for name in TABLE_FIELDS),
+            *players("game__winner"),
+        )
     )
     finished = [seat.game for seat in last_seats]
     # Every listed game's players in one query.
-    prefetch_related_objects(
-        current + finished, Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    )
+    prefetch_related_objects(current + finished, game_seats())
     for game in current:
         if game.status == Game.Status.OPEN:
             waiting_room.append(game)
@@ -498,6 +503,12 @@ def my_tables(user):
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
         .exclude(game__seats__user=user)
         .select_related("game", "invited_by")
+        .only(
+            "game",
+            "invited_by",
+            *(f"game__{name}" for name in TABLE_FIELDS),
+            *players("invited_by"),
+        )
         .annotate(taken=Count("game__seats"))
         .order_by("-created_at")
     )
@@ -523,8 +534,8 @@ def turn_lists(user):
     seats = (
         Seat.objects.filter(user=user)
         .select_related("game")
-        .defer("game__snapshot", "game__summary")  # the lists show neither
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .only(*SEAT_FIELDS, *(f"game__{name}" for name in TABLE_FIELDS))
+        .prefetch_related(game_seats("game__"))
     )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
