@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.profile import games_together
+from accounts.profile import games_together, user_named
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -467,7 +467,7 @@ def finished_games(request):
     if "\x00" in username + opponent:
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
-    player = get_object_or_404(get_user_model(), username=username)
+    player = user_named(request, username)
     # The player's seats in finished games, newest first, from the seat_history index; with
     # one opponent, their games together from together_history (GameTogether), both a page
     # at a time (neither walks the player's whole history).
