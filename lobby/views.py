@@ -535,14 +535,16 @@ def turn_lists(user):
         Seat.objects.filter(user=user)
         .select_related("game")
         .only(*SEAT_FIELDS, *(f"game__{name}" for name in TABLE_FIELDS))
-        .prefetch_related(game_seats("game__"))
     )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
     for seat in seats.filter(ended_at=None, game__status=Game.Status.ACTIVE):
         (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
     finished = list(finished_seats(seats))
-    for seat in [*waiting_for_me, *waiting_for_others, *finished]:
+    # Every listed game's players in one query.
+    listed = [*waiting_for_me, *waiting_for_others, *finished]
+    prefetch_related_objects([seat.game for seat in listed], game_seats())
+    for seat in listed:
         others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
         seat.opponents = [s.user for s in others]
         seat.awaited = [s.user for s in others if s.deadline is not None]
