@@ -53,8 +53,10 @@ def home(request):
 def home_context(request, computer_form=None):
     context = {}
     mine = None
+    in_progress = games_in_progress(request.user)
     if request.user.is_authenticated:
-        context.update(my_tables(request.user))
+        # The players of the games in progress are read with those of the user's tables.
+        context.update(my_tables(request.user, others=in_progress))
         context["live_my_tables"] = True  # the header's socket draws them again (UserConsumer)
         context["computer_form"] = computer_form or ComputerGameForm()
         # The open tables the user sits at are their waiting rooms: no query to find them.
@@ -62,7 +64,11 @@ def home_context(request, computer_form=None):
     listed, more = open_tables(request.user, mine=mine)
     context["open_tables"] = listed
     context["more_tables"] = more
-    context["in_progress"] = games_in_progress(request.user)
+    if not request.user.is_authenticated:
+        prefetch_related_objects(in_progress, game_seats())
+    for game in in_progress:
+        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+    context["in_progress"] = in_progress
     return context
 
 
@@ -395,27 +401,26 @@ def quick_game_tables(user):
 
 
 def games_in_progress(user):
-    """Return the public games in play anyone may watch, the latest move first (2 queries).
+    """Return the public games in play anyone may watch, the latest move first (1 query).
 
     The games of `user` are left out: the home page lists them among theirs.
-    Each game carries `awaited`, the players it waits for (a seat has a
-    deadline exactly while the game waits for it), and its `round`, both read
-    without the snapshot.
+    Each game carries its `round`, read without the snapshot; the caller reads
+    their seats (with game_seats), which tell the players it waits for (a seat
+    has a deadline exactly while the game waits for it).
     """
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, private=False)
         .only(*TABLE_FIELDS)
-        .prefetch_related(game_seats())
         .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
     )
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
     games = list(games[:IN_PROGRESS_SHOWN])
     for game in games:
-        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
         # As the table page counts rounds (GameState.round), from the stored turn number.
         game.round = (game.turn_number - 1) // game.seat_count + 1 if game.turn_number else 0
     return games
+
 
 
 def page_size():
@@ -467,8 +472,11 @@ def open_tables(user, page=1, mine=None):
     return games, more
 
 
-def my_tables(user):
-    """Return the tables of `user` for the home page, the ones waiting for them first."""
+def my_tables(user, others=()):
+    """Return the tables of `user` for the home page, the ones waiting for them first.
+
+    `others`: more games whose seats to read with those of the user's tables.
+    """
     # Each select_related costs building and reading every column of a user: only what is shown.
     # Nor the engine state and the summary: a list never shows them.
     games = Game.objects.only(*TABLE_FIELDS)
@@ -491,7 +499,7 @@ def my_tables(user):
     )
     finished = [seat.game for seat in last_seats]
     # Every listed game's players in one query.
-    prefetch_related_objects(current + finished, game_seats())
+    prefetch_related_objects([*current, *finished, *others], game_seats())
     for game in current:
         if game.status == Game.Status.OPEN:
             waiting_room.append(game)
