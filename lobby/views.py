@@ -422,7 +422,6 @@ def games_in_progress(user):
     return games
 
 
-
 def page_size():
     return getattr(settings, "LOBBY_PAGE_TABLES", 20)
 
