@@ -497,18 +497,8 @@ def my_tables(user, others=()):
         )
     )
     finished = [seat.game for seat in last_seats]
-    # Every listed game's players in one query.
-    prefetch_related_objects([*current, *finished, *others], game_seats())
-    for game in current:
-        if game.status == Game.Status.OPEN:
-            waiting_room.append(game)
-        elif _awaits(game, user):
-            your_move.append(game)
-        else:
-            in_play.append(game)
-    invitations = (
+    invitations = list(
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
-        .exclude(game__seats__user=user)
         .select_related("game", "invited_by")
         .only(
             "game",
@@ -516,15 +506,32 @@ def my_tables(user, others=()):
             *(f"game__{name}" for name in TABLE_FIELDS),
             *players("invited_by"),
         )
-        .annotate(taken=Count("game__seats"))
         .order_by("-created_at")
     )
+    # Every listed game's players in one query; an invitation's tell its seats taken.
+    invited = [invitation.game for invitation in invitations]
+    prefetch_related_objects([*current, *finished, *invited, *others], game_seats())
+    for invitation in invitations:
+        invitation.taken = len(invitation.game.seats.all())
+    # No invitation to a table the user has sat down at since.
+    invitations = [
+        invitation
+        for invitation in invitations
+        if all(seat.user_id != user.pk for seat in invitation.game.seats.all())
+    ]
+    for game in current:
+        if game.status == Game.Status.OPEN:
+            waiting_room.append(game)
+        elif _awaits(game, user):
+            your_move.append(game)
+        else:
+            in_play.append(game)
     return {
         "your_move": your_move,
         "waiting_room": waiting_room,
         "in_play": in_play,
         "finished": finished,
-        "invitations": list(invitations),
+        "invitations": invitations,
     }
 
 
