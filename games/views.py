@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
+from config.links import link
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -502,7 +503,7 @@ def finished_games(request):
                 "players": [player_name(s.user) for s in seats],
                 "result": seat.get_result_display(),
                 "turns": row.game.turn_number,
-                "review_url": reverse("games:review", args=[row.game.code]),
+                "review_url": link("games:review", row.game.code),
             }
         )
     query = {"player": player.get_username()}
