@@ -591,7 +591,8 @@ def turn_lists(user):
     for seat in playing:
         seat.on_vacation = []
     playing = [seat for seat in playing if seat.game.pace == Game.Pace.CORRESPONDENCE]
-    away = Vacation.objects.current(now).ends_of({u.pk for s in playing for u in s.opponents})
+    opponents = {u.pk for s in playing for u in s.opponents}
+    away = Vacation.objects.current(now).ends_of(opponents) if opponents else {}
     for seat in playing:
         seat.on_vacation = [(u, away[u.pk]) for u in seat.opponents if u.pk in away]
     waiting_for_me.sort(key=lambda seat: (seat.deadline, seat.game_id))
