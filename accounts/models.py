@@ -3,11 +3,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
+from config.links import link
 
 
 class PayRule(models.TextChoices):
@@ -171,7 +171,7 @@ class User(AbstractUser):
         return field not in saved or saved[field] != getattr(self, field)
 
     def get_absolute_url(self):
-        return reverse("accounts:profile", args=[self.username])
+        return link("accounts:profile", self.username)
 
     @property
     def is_bot(self):

@@ -1,5 +1,8 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+
 from accounts.models import (
     BotStrength,
     Edition,
@@ -10,11 +13,22 @@ from accounts.models import (
     RatingChange,
 )
 from games.cardnames import kind_name
+from games.lists import GAME_FIELDS, seats_with_players
 from games.models import Seat
 
 HISTORY_POINTS = 200  # rating history drawn per edition
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_SIZE = 100
+
+
+def user_named(request, username, **active):
+    """Return the user a page names, or raise Http404; the one asking costs no query.
+
+    `active`: is_active=True to 404 on a closed account as on an unknown one.
+    """
+    if request.user.is_authenticated and request.user.get_username() == username:
+        return request.user  # signed in: active
+    return get_object_or_404(get_user_model(), username=username, **active)
 
 
 def profile_stats(user):
@@ -27,7 +41,12 @@ def profile_stats(user):
         if totals.by_edition.get(edition.value, [0, 0])[0]:
             points = changes.filter(edition=edition).values_list("created_at", "after")
             history[edition.value] = list(points[:HISTORY_POINTS])
-    mine = RatingChange.objects.filter(user=user).select_related("game")
+    # Of the game, only its code (the link to its review): never its engine state.
+    mine = (
+        RatingChange.objects.filter(user=user)
+        .select_related("game")
+        .only("game", "delta", "created_at", "game__code")
+    )
     best = mine.filter(delta__gt=0).order_by("-delta").first()
     worst = mine.filter(delta__lt=0).order_by("delta").first()
     editions = []
@@ -76,11 +95,12 @@ def recent_games(user, count=10):
     seats = (
         Seat.objects.filter(user=user, ended_at__isnull=False)
         .select_related("game")
+        .only("game", "result", "ended_at", *(f"game__{name}" for name in GAME_FIELDS))
         .order_by("-ended_at", "-game_id")[:count]
     )
     games = [seat.game for seat in seats]
     everyone = {}
-    for other in Seat.objects.filter(game__in=games).select_related("user").order_by("position"):
+    for other in seats_with_players().filter(game__in=games).order_by("position"):
         everyone.setdefault(other.game_id, []).append(other)
     return [
         {"game": seat.game, "result": seat.get_result_display(), "seats": everyone[seat.game_id]}

@@ -35,9 +35,11 @@ from accounts.profile import (
     leaderboard as leaderboard_of,
     profile_stats,
     recent_games,
+    user_named,
 )
 from games import bots, vacation as vacations
 from games.keyset import requested_page
+from games.lists import GAME_FIELDS, players
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -143,7 +145,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 
 def profile(request, username):
-    user = get_object_or_404(User, username=username, is_active=True)
+    user = user_named(request, username, is_active=True)
     ctx = {
         "profile_user": user,
         "is_own_profile": request.user == user,
@@ -183,9 +185,15 @@ def block_user(request, username):
 
 def versus(request, username, other):
     """Show the record of two players against each other, with their games together."""
-    user = get_object_or_404(User, username=username, is_active=True)
-    opponent = get_object_or_404(User, username=other, is_active=True)
-    rows = games_together(user, opponent).select_related("game__winner")
+    user = user_named(request, username, is_active=True)
+    opponent = user_named(request, other, is_active=True)
+    rows = (
+        games_together(user, opponent)
+        .select_related("game__winner")
+        .only(
+            "game", "ended_at", *(f"game__{name}" for name in GAME_FIELDS), *players("game__winner")
+        )
+    )
 
     def position(code):
         return rows.filter(game__code=code).values_list("ended_at", "game_id").first()

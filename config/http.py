@@ -12,12 +12,18 @@ waiting on a lock, a burst) the request gets a new thread, as Django would
 give it, so a slow request never holds up the others for long.
 """
 
+import asyncio
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 
 class PooledASGIHandler(ASGIHandler):
@@ -39,6 +45,64 @@ class PooledASGIHandler(ASGIHandler):
 
     async def get_response_async(self, request):
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def handle(self, scope, receive, send):
+        """Serve one request as Django's ASGIHandler.handle (6.1) does, in one hop to the lane.
+
+        Django's runs the request_started receivers, the view, and the response's
+        closing (request_finished) each in a hop of its own from the event loop
+        to the request's thread, about 0.15 ms of CPU each. Here the lane runs
+        the three at once (respond), and sends a response whose content is
+        already drawn after closing it; a streaming response (a static file) is
+        closed once sent, as Django does.
+        """
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with closing(body_file):
+            set_script_prefix(get_script_prefix(scope))
+            request, error_response = self.create_request(scope, body_file)
+            if request is None:
+                await signals.request_started.asend(sender=self.__class__, scope=scope)
+                await self.send_response(error_response, send)
+                await sync_to_async(error_response.close)()
+                return
+
+            class RequestProcessed(Exception):
+                pass
+
+            response = None
+            try:
+                try:
+                    async with asyncio.TaskGroup() as tg:
+                        tg.create_task(self.listen_for_disconnect(receive))
+                        response = await sync_to_async(self.respond, thread_sensitive=True)(
+                            request, scope
+                        )
+                        await self.send_response(response, send)
+                        raise RequestProcessed
+                except* (RequestProcessed, RequestAborted):
+                    pass
+            except BaseExceptionGroup as exception_group:
+                if len(exception_group.exceptions) == 1:
+                    raise exception_group.exceptions[0] from None
+                raise
+            if response is None:
+                await signals.request_finished.asend(sender=self.__class__)
+            elif response.streaming:
+                await sync_to_async(response.close)()
+
+    def respond(self, request, scope):
+        """Return the response to `request`, closed unless it streams (run in the lane)."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        response = self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()  # its content is drawn; request_finished in this thread
+        return response
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

@@ -316,6 +316,8 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, read with one SQL statement written once (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 SESSION_COOKIE_SAMESITE = "Lax"
 # The language chosen in the settings (accounts.views): no script reads it.
 LANGUAGE_COOKIE_HTTPONLY = True

@@ -8,12 +8,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import models, transaction
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import PayRule, User, Vacation
 from accounts.stats import record_result
+from config.links import link
 from games import rules
 from games.rules.state import RESPOND
 
@@ -137,7 +137,7 @@ class Game(models.Model):
         return self.code
 
     def get_absolute_url(self):
-        return reverse("games:table", args=[self.code])
+        return link("games:table", self.code)
 
     # --- seating -----------------------------------------------------------------------------
 

@@ -23,7 +23,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.profile import games_together
+from accounts.profile import games_together, user_named
+from config.links import link
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -32,6 +33,7 @@ from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import requested_page
+from games.lists import GAME_FIELDS, game_seats, players, seats_with_players
 from games.log import dealt_state, full_log
 from games.memo import Memo
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
@@ -466,7 +468,7 @@ def finished_games(request):
     if "\x00" in username + opponent:
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
-    player = get_object_or_404(get_user_model(), username=username)
+    player = user_named(request, username)
     # The player's seats in finished games, newest first, from the seat_history index; with
     # one opponent, their games together from together_history (GameTogether), both a page
     # at a time (neither walks the player's whole history).
@@ -478,8 +480,11 @@ def finished_games(request):
         found = games_together(player, other)
     elif opponent and other is None:
         found = found.none()
-    found = found.select_related("game").prefetch_related(
-        Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
+    listed = ("ended_at", "game", *(f"game__{name}" for name in GAME_FIELDS))
+    found = (
+        found.select_related("game")
+        .only(*listed)
+        .prefetch_related(Prefetch("game__seats", queryset=seats_with_players()))
     )
 
     def position(code):
@@ -498,7 +503,7 @@ def finished_games(request):
                 "players": [player_name(s.user) for s in seats],
                 "result": seat.get_result_display(),
                 "turns": row.game.turn_number,
-                "review_url": reverse("games:review", args=[row.game.code]),
+                "review_url": link("games:review", row.game.code),
             }
         )
     query = {"player": player.get_username()}
@@ -521,7 +526,8 @@ def recent_games(request):
     games = (
         Game.objects.filter(status=Game.Status.FINISHED)
         .select_related("winner")
-        .prefetch_related("seats__user")
+        .only(*GAME_FIELDS, *players("winner"))
+        .prefetch_related(game_seats())
     )
 
     def position(code):

@@ -6,11 +6,11 @@ them ("your turn") and their notifications.
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import Count, F, Prefetch, Window, prefetch_related_objects
-from django.db.models.functions import RowNumber
+from django.db import connection, transaction
+from django.db.models import Count, F, Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from games import bots, limits, vacation as vacations
+from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players
 from games.models import (
     Game,
     Invitation,
@@ -52,8 +53,10 @@ def home(request):
 def home_context(request, computer_form=None):
     context = {}
     mine = None
+    in_progress = games_in_progress(request.user)
     if request.user.is_authenticated:
-        context.update(my_tables(request.user))
+        # The players of the games in progress are read with those of the user's tables.
+        context.update(my_tables(request.user, others=in_progress))
         context["live_my_tables"] = True  # the header's socket draws them again (UserConsumer)
         context["computer_form"] = computer_form or ComputerGameForm()
         # The open tables the user sits at are their waiting rooms: no query to find them.
@@ -61,7 +64,11 @@ def home_context(request, computer_form=None):
     listed, more = open_tables(request.user, mine=mine)
     context["open_tables"] = listed
     context["more_tables"] = more
-    context["in_progress"] = games_in_progress(request.user)
+    if not request.user.is_authenticated:
+        prefetch_related_objects(in_progress, game_seats())
+    for game in in_progress:
+        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+    context["in_progress"] = in_progress
     return context
 
 
@@ -394,24 +401,22 @@ def quick_game_tables(user):
 
 
 def games_in_progress(user):
-    """Return the public games in play anyone may watch, the latest move first (2 queries).
+    """Return the public games in play anyone may watch, the latest move first (1 query).
 
     The games of `user` are left out: the home page lists them among theirs.
-    Each game carries `awaited`, the players it waits for (a seat has a
-    deadline exactly while the game waits for it), and its `round`, both read
-    without the snapshot.
+    Each game carries its `round`, read without the snapshot; the caller reads
+    their seats (with game_seats), which tell the players it waits for (a seat
+    has a deadline exactly while the game waits for it).
     """
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, private=False)
-        .defer("snapshot", "summary")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .only(*TABLE_FIELDS)
         .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
     )
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
     games = list(games[:IN_PROGRESS_SHOWN])
     for game in games:
-        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
         # As the table page counts rounds (GameState.round), from the stored turn number.
         game.round = (game.turn_number - 1) // game.seat_count + 1 if game.turn_number else 0
     return games
@@ -428,25 +433,49 @@ def listed_tables(page=1):
     account opening a hundred tables cannot push everyone else's out.
     """
     size = page_size()
-    games = (
-        Game.objects.listed()
-        .select_related("host")
-        .annotate(
-            taken=Count("seats"),
-            nth_of_host=Window(
-                RowNumber(),
-                partition_by=F("host"),
-                order_by=[F("created_at").desc(), F("pk").desc()],
-            ),
-        )
-        .order_by("-created_at", "-pk")
-    )
     per_host = getattr(settings, "LOBBY_TABLES_PER_HOST", 3)
-    if per_host:
-        games = games.filter(nth_of_host__lte=per_host)
     start = (page - 1) * size
-    games = list(games[start : start + size + 1])
+    params = [Game.Status.OPEN, False, per_host, per_host, size + 1, start]
+    games = list(Game.objects.raw(listed_sql(connection), params))
+    for game in games:
+        host = [game.host_id, game.host_username, game.host_display_name, game.host_bot_level]
+        game.host = get_user_model().from_db(game._state.db, ["id", *LISTED_HOST], host)
     return games[:size], len(games) > size
+
+
+LISTED_HOST = ("username", "display_name", "bot_level")
+_listed_sql = {}  # by database vendor
+
+
+def listed_sql(connection):
+    """Return the SQL of listed_tables, written once per process.
+
+    Params: the open status, False (public), the tables per host twice (0: no
+    bound), the rows to read and the rows to skip. The ORM's query (a window
+    ranking each host's tables, a count of seats, the host's name) cost three
+    times as much to build and compile as to run.
+    """
+    sql = _listed_sql.get(connection.vendor)
+    if sql is not None:
+        return sql
+    q = connection.ops.quote_name
+    game, seat, user = (q(m._meta.db_table) for m in (Game, Seat, get_user_model()))
+    columns = ["id", *(Game._meta.get_field(name).column for name in TABLE_FIELDS)]
+    inner = ", ".join(f"g.{q(c)}" for c in columns)
+    outer = ", ".join(f"t.{q(c)}" for c in columns)
+    host = ", ".join(f"u.{q(c)} AS {q('host_' + c)}" for c in LISTED_HOST)
+    created, pk, host_id = q("created_at"), q("id"), q("host_id")
+    sql = _listed_sql[connection.vendor] = (
+        f"SELECT {outer}, t.{q('taken')}, {host} FROM ("
+        f"SELECT {inner}, (SELECT COUNT(*) FROM {seat} s WHERE s.{q('game_id')} = g.{pk})"
+        f" AS {q('taken')}, ROW_NUMBER() OVER (PARTITION BY g.{host_id}"
+        f" ORDER BY g.{created} DESC, g.{pk} DESC) AS {q('nth_of_host')}"
+        f" FROM {game} g WHERE g.{q('status')} = %s AND g.{q('private')} = %s"
+        f") t INNER JOIN {user} u ON u.{pk} = t.{host_id}"
+        f" WHERE (%s = 0 OR t.{q('nth_of_host')} <= %s)"
+        f" ORDER BY t.{created} DESC, t.{pk} DESC LIMIT %s OFFSET %s"
+    )
+    return sql
 
 
 def open_tables(user, page=1, mine=None):
@@ -465,11 +494,14 @@ def open_tables(user, page=1, mine=None):
     return games, more
 
 
-def my_tables(user):
-    """Return the tables of `user` for the home page, the ones waiting for them first."""
+def my_tables(user, others=()):
+    """Return the tables of `user` for the home page, the ones waiting for them first.
+
+    `others`: more games whose seats to read with those of the user's tables.
+    """
     # Each select_related costs building and reading every column of a user: only what is shown.
     # Nor the engine state and the summary: a list never shows them.
-    games = Game.objects.defer("snapshot", "summary")
+    games = Game.objects.only(*TABLE_FIELDS)
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
@@ -480,13 +512,36 @@ def my_tables(user):
     ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
     current = list(current)
     last_seats = finished_seats(
-        user.seats.select_related("game__winner").defer("game__snapshot", "game__summary")
+        user.seats.select_related("game__winner").only(
+            "game",
+            "ended_at",
+            *(f"game__{name}" for name in TABLE_FIELDS),
+            *players("game__winner"),
+        )
     )
     finished = [seat.game for seat in last_seats]
-    # Every listed game's players in one query.
-    prefetch_related_objects(
-        current + finished, Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    invitations = list(
+        Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
+        .select_related("game", "invited_by")
+        .only(
+            "game",
+            "invited_by",
+            *(f"game__{name}" for name in TABLE_FIELDS),
+            *players("invited_by"),
+        )
+        .order_by("-created_at")
     )
+    # Every listed game's players in one query; an invitation's tell its seats taken.
+    invited = [invitation.game for invitation in invitations]
+    prefetch_related_objects([*current, *finished, *invited, *others], game_seats())
+    for invitation in invitations:
+        invitation.taken = len(invitation.game.seats.all())
+    # No invitation to a table the user has sat down at since.
+    invitations = [
+        invitation
+        for invitation in invitations
+        if all(seat.user_id != user.pk for seat in invitation.game.seats.all())
+    ]
     for game in current:
         if game.status == Game.Status.OPEN:
             waiting_room.append(game)
@@ -494,19 +549,12 @@ def my_tables(user):
             your_move.append(game)
         else:
             in_play.append(game)
-    invitations = (
-        Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
-        .exclude(game__seats__user=user)
-        .select_related("game", "invited_by")
-        .annotate(taken=Count("game__seats"))
-        .order_by("-created_at")
-    )
     return {
         "your_move": your_move,
         "waiting_room": waiting_room,
         "in_play": in_play,
         "finished": finished,
-        "invitations": list(invitations),
+        "invitations": invitations,
     }
 
 
@@ -523,15 +571,17 @@ def turn_lists(user):
     seats = (
         Seat.objects.filter(user=user)
         .select_related("game")
-        .defer("game__snapshot", "game__summary")  # the lists show neither
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .only(*SEAT_FIELDS, *(f"game__{name}" for name in TABLE_FIELDS))
     )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
     for seat in seats.filter(ended_at=None, game__status=Game.Status.ACTIVE):
         (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
     finished = list(finished_seats(seats))
-    for seat in [*waiting_for_me, *waiting_for_others, *finished]:
+    # Every listed game's players in one query.
+    listed = [*waiting_for_me, *waiting_for_others, *finished]
+    prefetch_related_objects([seat.game for seat in listed], game_seats())
+    for seat in listed:
         others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
         seat.opponents = [s.user for s in others]
         seat.awaited = [s.user for s in others if s.deadline is not None]
@@ -541,7 +591,8 @@ def turn_lists(user):
     for seat in playing:
         seat.on_vacation = []
     playing = [seat for seat in playing if seat.game.pace == Game.Pace.CORRESPONDENCE]
-    away = Vacation.objects.current(now).ends_of({u.pk for s in playing for u in s.opponents})
+    opponents = {u.pk for s in playing for u in s.opponents}
+    away = Vacation.objects.current(now).ends_of(opponents) if opponents else {}
     for seat in playing:
         seat.on_vacation = [(u, away[u.pk]) for u in seat.opponents if u.pk in away]
     waiting_for_me.sort(key=lambda seat: (seat.deadline, seat.game_id))

@@ -9,6 +9,7 @@ import os
 import threading
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 from django.core.signals import request_started
 
@@ -87,3 +88,71 @@ def test_it_answers_in_a_forked_process_after_the_parent_used_its_lanes():
     _pid, _code = os.waitpid(child, 0)
     with os.fdopen(read) as answer:
         assert answer.read() == "200"
+
+
+async def test_it_runs_the_request_signals_and_the_view_in_one_hop_to_its_lane(monkeypatch):
+    """request_started, the view and request_finished (the response's closing): one hop."""
+    from django.core.signals import request_finished
+
+    from config import http
+
+    hops, signals_seen = [], []
+
+    def counted(function, **kwargs):
+        hops.append(getattr(function, "__name__", function))
+        return sync_to_async(function, **kwargs)
+
+    def started(**kwargs):
+        signals_seen.append(("started", threading.current_thread().name))
+
+    def finished(**kwargs):
+        signals_seen.append(("finished", threading.current_thread().name))
+
+    monkeypatch.setattr(http, "sync_to_async", counted)
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        assert await get(PooledASGIHandler()) == 200
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+
+    assert hops == ["respond"]
+    [(first, lane), (last, same_lane)] = signals_seen
+    assert (first, last) == ("started", "finished")
+    assert lane == same_lane and lane.startswith("http-")
+
+
+async def test_it_sends_a_streaming_response_before_closing_it(monkeypatch):
+    from django.core.signals import request_finished
+    from django.http import StreamingHttpResponse
+
+    handler = PooledASGIHandler()
+    events = []
+
+    def parts():
+        yield b"first "
+        events.append("drawn")
+        yield b"second"
+
+    def finished(**kwargs):
+        events.append("finished")
+
+    monkeypatch.setattr(handler, "get_response", lambda request: StreamingHttpResponse(parts()))
+    request_finished.connect(finished)
+    try:
+        communicator = HttpCommunicator(handler, "GET", "/", headers=[(b"host", b"localhost")])
+        await communicator.send_input({"type": "http.request", "body": b""})
+        assert (await communicator.receive_output(10))["status"] == 200
+        body = b""
+        while True:  # Django ends a stream with an empty message (no "body")
+            message = await communicator.receive_output(10)
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await communicator.wait(10)
+    finally:
+        request_finished.disconnect(finished)
+
+    assert body == b"first second"
+    assert events == ["drawn", "finished"]

@@ -243,3 +243,26 @@ def test_it_lists_a_game_waiting_for_my_answer_under_your_move(client, alice, bo
 
     assert bob_sees["your_move"] == [game] and bob_sees["in_play"] == []
     assert alice_sees["your_move"] == [] and alice_sees["in_play"] == [game]
+
+
+def test_it_counts_the_seats_taken_at_an_invitations_table(client, alice, bob, charlie):
+    game = open_table(alice, charlie, private=True)
+    Invitation.objects.create(game=game, user=bob, invited_by=alice)
+    client.force_login(bob)
+
+    response = client.get(reverse("lobby:home"))
+
+    [invitation] = response.context["invitations"]
+    assert invitation.taken == 2
+    assert "2 / 3 players" in response.text
+
+
+def test_it_leaves_out_the_invitation_to_a_table_i_sit_at(client, alice, bob):
+    game = open_table(alice, bob, private=True)
+    Invitation.objects.create(game=game, user=bob, invited_by=alice)
+    client.force_login(bob)
+
+    response = client.get(reverse("lobby:home"))
+
+    assert response.context["invitations"] == []
+    assert response.context["waiting_room"] == [game]

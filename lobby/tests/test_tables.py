@@ -126,3 +126,28 @@ def test_it_shows_the_first_page_on_the_home_page_with_a_link_to_the_next(
 
     assert response.context["open_tables"] == [newest]
     assert f'href="{reverse("lobby:tables")}?page=2"' in response.text
+
+
+def test_it_lists_every_table_of_a_host_when_unbounded(client, settings, alice):
+    settings.LOBBY_TABLES_PER_HOST = 0
+    games = [open_table(alice) for _ in range(5)]
+
+    response = client.get(reverse("lobby:tables"))
+
+    assert response.context["open_tables"] == games[::-1]
+
+
+def test_it_reads_a_page_with_its_hosts_and_seats_taken_in_one_query(
+    alice, bob, charlie, django_assert_num_queries
+):
+    from lobby.views import listed_tables
+
+    open_table(alice, bob)
+    open_table(charlie, seat_count=4)
+
+    with django_assert_num_queries(1):
+        listed, more = listed_tables()
+        shown = [(game.host.name, game.taken, game.seat_count) for game in listed]
+
+    assert shown == [("charlie", 1, 4), ("Alice Liddell", 2, 3)]
+    assert not more

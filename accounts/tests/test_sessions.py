@@ -1,0 +1,67 @@
+"""The session store (accounts/sessions.py): Django's database sessions, read with plain SQL."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.sessions import SessionStore
+
+
+def test_it_is_the_sites_session_store():
+    assert settings.SESSION_ENGINE == "accounts.sessions"
+
+
+def test_it_reads_what_was_saved(db):
+    saved = SessionStore()
+    saved["lobby_shared_tables"] = ["abc"]
+    saved.save()
+
+    read = SessionStore(saved.session_key)
+
+    assert read["lobby_shared_tables"] == ["abc"]
+    assert read.session_key == saved.session_key
+
+
+def test_it_reads_the_session_in_one_query(db):
+    saved = SessionStore()
+    saved["x"] = 1
+    saved.save()
+
+    with CaptureQueriesContext(connection) as queries:
+        assert SessionStore(saved.session_key).load() == {"x": 1}
+
+    assert len(queries) == 1
+
+
+def test_it_forgets_an_expired_session(db):
+    saved = SessionStore()
+    saved["x"] = 1
+    saved.save()
+    Session.objects.filter(pk=saved.session_key).update(expire_date=timezone.now() - timedelta(1))
+
+    read = SessionStore(saved.session_key)
+
+    assert read.load() == {}
+    assert read.session_key is None  # saving it makes a new key, as Django's store does
+
+
+def test_it_forgets_an_unknown_key(db):
+    read = SessionStore("no-such-session-key-at-all-12345")
+
+    assert read.load() == {}
+    assert read.session_key is None
+
+
+def test_it_keeps_alice_signed_in_and_signs_her_out(client, alice):
+    client.force_login(alice)
+
+    assert client.get(reverse("lobby:your_turn")).status_code == 200
+    client.post(reverse("accounts:logout"))
+
+    assert client.get(reverse("lobby:your_turn")).status_code == 302
+    assert not Session.objects.exists()
