@@ -11,6 +11,7 @@ every signed-in page a tenth of its CPU.
 """
 
 from django import template
+from django.urls import get_script_prefix
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -25,7 +26,8 @@ class OnceNode(template.Node):
         self.variants = variants
 
     def render(self, context):
-        key = (self, get_language(), *(v.resolve(context) for v in self.variants))
+        key = (self, get_language(), get_script_prefix())  # its links are the prefix's
+        key += tuple(v.resolve(context) for v in self.variants)
         html = _drawn.get(key)
         if html is None:
             # Two threads may draw it at once: both draw the same, either is kept.
