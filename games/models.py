@@ -499,8 +499,10 @@ class Game(models.Model):
         """After the commit: hand the move's data to this process's sockets, then tell them."""
         from games import board  # games.board imports this module
 
-        board.remember(self, seats, state)
-        self.broadcast()
+        try:
+            board.remember(self, seats, state)
+        finally:
+            self.broadcast()  # the sockets are told even if handing over failed
 
     def _players(self, seats):
         """Return {position: user} of `seats`, read once per move and only when needed."""

@@ -187,3 +187,21 @@ def test_it_computes_again_when_the_thread_computing_fails():
     with pytest.raises(RuntimeError):
         memo.get("k", broken)
     assert memo.get("k", lambda: "board") == "board"
+
+
+def test_the_sockets_are_told_of_a_move_even_if_handing_it_over_fails(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    game = started_game([alice, bob])
+    told = []
+
+    def broken(*args):
+        raise RuntimeError("handing over failed")
+
+    monkeypatch.setattr(board, "remember", broken)
+    monkeypatch.setattr(Game, "broadcast", lambda self: told.append(self.version))
+    with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
+        game.play(game.state().current, {"kind": "end"})
+
+    assert told == [game.version]  # the sockets redraw from the database at this version
+    assert Game.objects.get(pk=game.pk).version == game.version  # the move was kept
