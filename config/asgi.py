@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from config import mailbox  # noqa: E402
 from config.echo import EchoConsumer  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
 from config.socket_auth import SocketAuthMiddleware  # noqa: E402
@@ -42,6 +43,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Each connection's messages wait in a Mailbox, not an asyncio.Queue (3 KB less a socket).
+mailbox.install()
+
 # Outermost: the throttles and socket limits count the client the trusted proxy saw.
 application = TrustedProxyMiddleware(application)
 

@@ -1,0 +1,95 @@
+"""Each connection's messages wait in a Mailbox (config/mailbox.py): asyncio.Queue's promises, leaner."""
+
+import asyncio
+import tracemalloc
+
+from daphne.server import Server
+
+from config import mailbox
+from config.mailbox import Mailbox
+
+
+async def test_it_keeps_messages_in_order_until_they_are_received():
+    box = Mailbox()
+    for n in (1, 2, 3):
+        box.put_nowait(n)
+
+    assert [await box.get() for _ in range(3)] == [1, 2, 3]
+    assert box.items is None and box.getters is None  # nothing left behind
+
+
+async def test_it_hands_a_message_to_the_gets_waiting_in_turn():
+    box = Mailbox()
+    first = asyncio.create_task(box.get())
+    second = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+
+    box.put_nowait("a")
+    box.put_nowait("b")
+
+    assert await asyncio.wait_for(asyncio.gather(first, second), 1) == ["a", "b"]
+    assert box.items is None and box.getters is None
+
+
+async def test_a_cancelled_get_leaves_the_next_message_to_the_next_get():
+    box = Mailbox()
+    waiting = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+
+    box.put_nowait("kept")
+
+    assert box.getters is None
+    assert await asyncio.wait_for(box.get(), 1) == "kept"
+
+
+async def test_a_message_handed_to_a_get_cancelled_at_that_moment_is_not_lost():
+    box = Mailbox()
+    waiting = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    box.put_nowait("first")  # handed over: the get's future has its result...
+    box.put_nowait("second")
+    waiting.cancel()  # ...and the get is cancelled before it could return it
+    await asyncio.gather(waiting, return_exceptions=True)
+
+    assert waiting.cancelled()
+    assert [await box.get(), await box.get()] == ["first", "second"]
+
+
+async def test_a_waiting_mailbox_holds_far_less_than_an_asyncio_queue():
+    async def held_by_waiting_gets(make, count):
+        tracemalloc.start()
+        boxes = [make() for _ in range(count)]
+        gets = [asyncio.create_task(box.get()) for box in boxes]
+        await asyncio.sleep(0)
+        held = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        for get in gets:
+            get.cancel()
+        await asyncio.gather(*gets, return_exceptions=True)
+        return held / count
+
+    lean = await held_by_waiting_gets(Mailbox, 200)
+    queue = await held_by_waiting_gets(asyncio.Queue, 200)
+
+    assert lean < queue - 2500  # an empty asyncio.Queue's four deques
+
+
+async def test_daphne_gives_each_connection_a_mailbox():
+    mailbox.install()  # as config/asgi.py does
+    received = []
+
+    async def application(scope, receive, send):
+        received.append(await receive())
+
+    server = Server(application=application, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    protocol = object()
+    server.connections = {protocol: {}}
+
+    queue = server.create_application(protocol, {"type": "websocket"})
+    queue.put_nowait({"type": "websocket.connect"})
+    await asyncio.wait_for(server.connections[protocol]["application_instance"], 1)
+
+    assert isinstance(queue, Mailbox)
+    assert received == [{"type": "websocket.connect"}]
