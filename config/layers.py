@@ -35,6 +35,7 @@ class LeanChannelLayer(InMemoryChannelLayer):
         super().__init__(*args, **kwargs)
         self.channels = {}  # channel -> deque of (expires at, message) nobody received yet
         self.waiting = {}  # channel -> [Future] of the receives waiting on it
+        self.inboxes = {}  # channel -> the Mailbox its socket reads everything from (attach)
         self.cleaned_at = 0.0
 
     async def send(self, channel, message):
@@ -43,7 +44,25 @@ class LeanChannelLayer(InMemoryChannelLayer):
         assert "__asgi_channel__" not in message
         self.deliver(channel, message)
 
+    def attach(self, channel, inbox):
+        """Deliver `channel`'s messages straight into `inbox` (a socket's Mailbox) from now on.
+
+        A socket that reads its client, its timers and its channel from one
+        inbox needs no receive waiting on the channel (games/sockets.py).
+        """
+        self.inboxes[channel] = inbox
+
+    def detach(self, channel, inbox):
+        if self.inboxes.get(channel) is inbox:
+            del self.inboxes[channel]
+
     def deliver(self, channel, message):
+        inbox = self.inboxes.get(channel)
+        if inbox is not None:
+            if inbox.qsize() >= self.get_capacity(channel):
+                raise ChannelFull(channel)
+            inbox.put_nowait(deepcopy(message))
+            return
         for future in self.waiting.get(channel, ()):
             if not future.done():
                 future.set_result(deepcopy(message))

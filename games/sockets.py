@@ -37,14 +37,20 @@ import logging
 import math
 import random
 import secrets
+from functools import partial
 from importlib import import_module
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
 from django.core.cache import cache
 from django.http import HttpRequest
+
+from config.layers import LeanChannelLayer
+from config.mailbox import Mailbox
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +135,15 @@ def release_slots(keys, token):
         log.warning("Socket slots not released: the cache failed", exc_info=True)
 
 
+CHECK = object()  # in a socket's inbox: time for its check
+
+
+async def feed(source, inbox):
+    """Put what `source()` gives into `inbox`, one message after another, for ever."""
+    while True:
+        inbox.put_nowait(await source())
+
+
 class SelfChecking:
     """Mix into a synchronous Channels consumer: bounded, checked every period, with timers."""
 
@@ -137,60 +152,61 @@ class SelfChecking:
     over_bound = False
 
     async def __call__(self, scope, receive, send):
+        """Channels' AsyncConsumer.__call__, with one inbox for everything the socket receives.
+
+        Channels waits on the client's receive and on the channel layer's with a
+        task each, made anew after every message, and asyncio.wait over both.
+        Here the client's messages (Daphne's Mailbox for the connection, see
+        config/mailbox.py), the channel layer's (the embedded layer delivers
+        into the inbox; another layer is read by one task), the timers' and the
+        checks' all wait in one Mailbox, read in order.
+        """
+        self.scope = scope
+        loop = self.loop = asyncio.get_running_loop()
+        inbox = getattr(receive, "__self__", None)
+        sources = []
+        if not isinstance(inbox, Mailbox):  # not under Daphne (the tests' communicators)
+            inbox = Mailbox()
+            sources.append(receive)
+        self.inbox = inbox
+        layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        if layer is not None:
+            self.channel_name = await layer.new_channel()
+            if isinstance(layer, LeanChannelLayer):
+                layer.attach(self.channel_name, inbox)
+            else:
+                sources.append(partial(layer.receive, self.channel_name))
+        self.base_send = async_to_sync(send) if self._sync else send
+        feeds = [asyncio.ensure_future(feed(source, inbox)) for source in sources]
         period = check_period()
-        loop = asyncio.get_running_loop()
-        next_check = loop.time() + random.uniform(period / 2, period)
-        self.loop = loop
-        # Timers' messages come due in a list, and wake the wait below through a bare
-        # future: a queue and a task waiting on it per socket cost about 4 KB a socket.
-        self.due = []
-        self.wake = None
-        client = None  # the client's receive, carried over when a timer came first
-
-        async def receive_or_check():
-            nonlocal next_check, client
-            if not self.due:
-                if client is None:
-                    client = asyncio.ensure_future(receive())
-                self.wake = loop.create_future()
-                try:
-                    done, _ = await asyncio.wait(
-                        {client, self.wake},
-                        timeout=max(0.0, next_check - loop.time()),
-                        return_when=asyncio.FIRST_COMPLETED,
-                    )
-                except asyncio.CancelledError:
-                    client.cancel()
-                    raise
-                finally:
-                    self.wake = None
-            if self.due:
-                return self.due.pop(0)
-            if client in done:
-                message, client = client.result(), None
-                return message
-            next_check = loop.time() + period
-            if not await database_sync_to_async(session_lasts)(scope):
-                # Closed, and handled as the client's going: the consumer leaves its groups,
-                # its slots and its presence as for any socket that goes.
-                await send({"type": "websocket.close", "code": SESSION_ENDED})
-                return {"type": "websocket.disconnect", "code": SESSION_ENDED}
-            return {"type": "socket.check"}
-
+        # The first wait is jittered, so that sockets opened together do not check together.
+        check = loop.call_later(random.uniform(period / 2, period), inbox.put_nowait, CHECK)
         try:
-            await super().__call__(scope, receive_or_check, send)
+            while True:
+                message = await inbox.get()
+                if message is CHECK:
+                    check = loop.call_later(period, inbox.put_nowait, CHECK)
+                    if await database_sync_to_async(session_lasts)(scope):
+                        message = {"type": "socket.check"}
+                    else:
+                        # Closed, and handled as the client's going: the consumer leaves its
+                        # groups, its slots and its presence as for any socket that goes.
+                        await send({"type": "websocket.close", "code": SESSION_ENDED})
+                        message = {"type": "websocket.disconnect", "code": SESSION_ENDED}
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
         finally:
-            if client is not None:
-                client.cancel()
+            check.cancel()
+            if layer is not None and isinstance(layer, LeanChannelLayer):
+                layer.detach(self.channel_name, inbox)
+            for task in feeds:
+                task.cancel()
+            await asyncio.gather(*feeds, return_exceptions=True)
 
     def after(self, delay, message):
         """Dispatch `message` to this socket in `delay` seconds (call it on the event loop)."""
-        self.loop.call_later(delay, self._come_due, message)
-
-    def _come_due(self, message):
-        self.due.append(message)
-        if self.wake is not None and not self.wake.done():
-            self.wake.set_result(None)
+        self.loop.call_later(delay, self.inbox.put_nowait, message)
 
     def websocket_connect(self, message):
         self.token = secrets.token_hex(8)

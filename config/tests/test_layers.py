@@ -9,6 +9,7 @@ from channels.layers import InMemoryChannelLayer
 
 from config import layers
 from config.layers import LeanChannelLayer
+from config.mailbox import Mailbox
 
 
 async def test_it_hands_a_message_to_the_receive_waiting_for_it():
@@ -151,3 +152,46 @@ async def test_a_waiting_socket_holds_far_less_than_with_channels_own_layer():
     channels_own = await held_by_waiting_receives(InMemoryChannelLayer(), 200)
 
     assert lean < channels_own - 2000  # the asyncio.Queue a channel no longer has
+
+
+async def test_an_attached_channel_is_delivered_into_its_sockets_inbox():
+    layer = LeanChannelLayer(capacity=2)
+    channel = await layer.new_channel()
+    inbox = Mailbox()
+    layer.attach(channel, inbox)
+    await layer.group_add("table", channel)
+
+    await layer.group_send("table", {"type": "game.updated", "version": 1})
+    await layer.send(channel, {"type": "game.updated", "version": 2})
+
+    assert [(await inbox.get())["version"] for _ in range(2)] == [1, 2]
+    assert layer.channels == {} and layer.waiting == {}  # nothing kept in the layer
+
+
+async def test_an_attached_channel_keeps_its_capacity():
+    layer = LeanChannelLayer(capacity=2)
+    channel = await layer.new_channel()
+    inbox = Mailbox()
+    layer.attach(channel, inbox)
+    await layer.group_add("table", channel)
+    for version in (1, 2):
+        await layer.send(channel, {"type": "game.updated", "version": version})
+
+    with pytest.raises(ChannelFull):
+        await layer.send(channel, {"type": "game.updated", "version": 3})
+    await layer.group_send("table", {"type": "game.updated", "version": 4})  # skipped, as before
+
+    assert inbox.qsize() == 2
+
+
+async def test_a_detached_channel_is_no_longer_delivered_to_its_inbox():
+    layer = LeanChannelLayer()
+    channel = await layer.new_channel()
+    inbox = Mailbox()
+    layer.attach(channel, inbox)
+    layer.detach(channel, inbox)
+
+    await layer.send(channel, {"type": "game.updated", "version": 1})
+
+    assert inbox.qsize() == 0
+    assert (await layer.receive(channel))["version"] == 1  # kept for a receive, as any channel

@@ -1,0 +1,108 @@
+"""A socket reads its client, its channel, its timers and its checks from one inbox (games/sockets.py).
+
+Under Daphne the inbox is the connection's own Mailbox (config/mailbox.py)
+and the embedded channel layer delivers into it: a waiting socket is one
+pending `get`, with no task of its own beside the connection's.
+"""
+
+import asyncio
+
+import pytest
+from channels.generic.websocket import WebsocketConsumer
+from channels.layers import get_channel_layer
+
+from config.mailbox import Mailbox
+from games.sockets import SelfChecking
+
+
+class Listener(SelfChecking, WebsocketConsumer):
+    groups = ["listeners"]
+
+    def connect(self):
+        self.accept()
+
+    def receive(self, text_data=None, bytes_data=None):
+        self.send(text_data=f"heard {text_data}")
+
+    def listener_said(self, event):
+        self.send(text_data=event["text"])
+
+    def socket_check(self, event):
+        super().socket_check(event)
+        self.send(text_data="checked")
+
+
+SCOPE = {"type": "websocket", "path": "/ws/listen/", "headers": [], "client": None}
+
+
+class Connection:
+    """What Daphne gives a socket: a Mailbox to receive from, and a send."""
+
+    def __init__(self):
+        self.box = Mailbox()
+        self.sent = asyncio.Queue()
+        self.task = asyncio.ensure_future(Listener.as_asgi()(dict(SCOPE), self.box.get, self.send))
+
+    async def send(self, message):
+        await self.sent.put(message)
+
+    async def next(self):
+        return await asyncio.wait_for(self.sent.get(), 5)
+
+
+@pytest.fixture
+def quick_checks(settings):
+    settings.GAME_SOCKET_CHECK_SECONDS = 0.2
+
+
+@pytest.fixture
+def layer(settings, request):
+    """The channel layer named by the test's parameter (Channels makes it anew)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": request.param}}
+    return get_channel_layer()
+
+
+LEAN = "config.layers.LeanChannelLayer"
+CHANNELS_OWN = "channels.layers.InMemoryChannelLayer"  # a layer that cannot attach, as Redis's
+
+
+@pytest.mark.parametrize("layer", [LEAN], indirect=True)
+async def test_a_socket_under_daphne_waits_with_no_task_of_its_own(layer):
+    connection = Connection()
+    connection.box.put_nowait({"type": "websocket.connect"})
+    assert (await connection.next())["type"] == "websocket.accept"
+    await asyncio.sleep(0.05)
+
+    others = asyncio.all_tasks() - {asyncio.current_task(), connection.task}
+
+    assert others == set()  # no task per source, none waiting on the channel layer
+    connection.box.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(connection.task, 5)
+
+
+@pytest.mark.parametrize("layer", [LEAN, CHANNELS_OWN], indirect=True)
+async def test_it_receives_its_client_and_its_group_in_order(layer):
+    connection = Connection()
+    connection.box.put_nowait({"type": "websocket.connect"})
+    await connection.next()
+
+    connection.box.put_nowait({"type": "websocket.receive", "text": "hello"})
+    await layer.group_send("listeners", {"type": "listener.said", "text": "news"})
+
+    assert (await connection.next())["text"] == "heard hello"
+    assert (await connection.next())["text"] == "news"
+    connection.box.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(connection.task, 5)
+    assert getattr(layer, "inboxes", {}) == {}  # gone with its socket
+    assert not layer.groups.get("listeners")
+
+
+async def test_its_checks_come_through_the_inbox(quick_checks):
+    connection = Connection()
+    connection.box.put_nowait({"type": "websocket.connect"})
+    await connection.next()
+
+    assert (await connection.next())["text"] == "checked"
+    assert (await connection.next())["text"] == "checked"  # and again, a period later
+    connection.box.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(connection.task, 5)
