@@ -101,3 +101,38 @@ def test_it_opens_both_chats_on_the_players_pages_when_the_game_ends(
     assert alice_errors == [] and bob_errors == [] and charlie_errors == []
     for page in (alice_page, bob_page, charlie_page):
         page.context.close()
+
+
+# Whether the last moves and the chat panel cover each other anywhere on the screen.
+OVERLAP = """() => {
+    const a = document.querySelector("#log").getBoundingClientRect();
+    const b = document.querySelector("#chat").getBoundingClientRect();
+    return !(a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left);
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("viewport", [(1100, 500), (1100, 900), (390, 844)])
+def test_the_last_moves_never_slide_over_the_chat_as_the_page_scrolls(
+    live_asgi_server, browser, alice, bob, started_game, viewport
+):
+    from games import rules
+
+    for _ in range(16):  # a log longer than the window's share of it
+        state = started_game.state()
+        seat = rules.awaiting(state)[0][0]
+        started_game.play(seat, rules.default_move(state, seat))
+    SHOTS.mkdir(exist_ok=True)
+    page, errors = open_live_table(browser, live_asgi_server, alice, started_game, viewport)
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    assert height > viewport[1]  # the page scrolls
+
+    for y in range(0, height, 150):
+        page.evaluate(f"() => window.scrollTo(0, {y})")
+        page.wait_for_function(
+            f"() => Math.abs(window.scrollY - Math.min({y}, document.documentElement.scrollHeight - innerHeight)) < 2"
+        )
+        assert not page.evaluate(OVERLAP), f"overlap at {y}"
+    page.screenshot(path=SHOTS / f"side-{viewport[0]}x{viewport[1]}.png")
+    assert errors == []
+    page.context.close()
