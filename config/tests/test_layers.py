@@ -2,6 +2,7 @@
 
 import asyncio
 import tracemalloc
+from functools import partial
 
 import pytest
 from channels.exceptions import ChannelFull
@@ -135,18 +136,23 @@ async def test_a_message_handed_to_a_cancelled_receive_goes_to_the_next_one():
     assert await asyncio.wait_for(layer.receive(channel), 1) == {"type": "game.updated"}
 
 
+async def held_while_waiting(waits, count):
+    """Return the memory (bytes) held per task while `count` tasks of `waits()` wait."""
+    tracemalloc.start()
+    tasks = [asyncio.create_task(wait()) for wait in waits]
+    await asyncio.sleep(0)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return held / count
+
+
 async def test_a_waiting_socket_holds_far_less_than_with_channels_own_layer():
     async def held_by_waiting_receives(layer, count):
         channels = [await layer.new_channel() for _ in range(count)]
-        tracemalloc.start()
-        receives = [asyncio.create_task(layer.receive(c)) for c in channels]
-        await asyncio.sleep(0)
-        held = tracemalloc.get_traced_memory()[0]
-        tracemalloc.stop()
-        for receive in receives:
-            receive.cancel()
-        await asyncio.gather(*receives, return_exceptions=True)
-        return held / count
+        return await held_while_waiting([partial(layer.receive, c) for c in channels], count)
 
     lean = await held_by_waiting_receives(LeanChannelLayer(), 200)
     channels_own = await held_by_waiting_receives(InMemoryChannelLayer(), 200)
@@ -154,12 +160,18 @@ async def test_a_waiting_socket_holds_far_less_than_with_channels_own_layer():
     assert lean < channels_own - 2000  # the asyncio.Queue a channel no longer has
 
 
-async def test_an_attached_channel_is_delivered_into_its_sockets_inbox():
-    layer = LeanChannelLayer(capacity=2)
+async def attached(capacity=100):
+    """Return (layer, channel, inbox): a channel attached to its socket's inbox, in a group."""
+    layer = LeanChannelLayer(capacity=capacity)
     channel = await layer.new_channel()
     inbox = Mailbox()
     layer.attach(channel, inbox)
     await layer.group_add("table", channel)
+    return layer, channel, inbox
+
+
+async def test_an_attached_channel_is_delivered_into_its_sockets_inbox():
+    layer, channel, inbox = await attached()
 
     await layer.group_send("table", {"type": "game.updated", "version": 1})
     await layer.send(channel, {"type": "game.updated", "version": 2})
@@ -169,11 +181,7 @@ async def test_an_attached_channel_is_delivered_into_its_sockets_inbox():
 
 
 async def test_an_attached_channel_keeps_its_capacity():
-    layer = LeanChannelLayer(capacity=2)
-    channel = await layer.new_channel()
-    inbox = Mailbox()
-    layer.attach(channel, inbox)
-    await layer.group_add("table", channel)
+    layer, channel, inbox = await attached(capacity=2)
     for version in (1, 2):
         await layer.send(channel, {"type": "game.updated", "version": version})
 
@@ -185,10 +193,7 @@ async def test_an_attached_channel_keeps_its_capacity():
 
 
 async def test_a_detached_channel_is_no_longer_delivered_to_its_inbox():
-    layer = LeanChannelLayer()
-    channel = await layer.new_channel()
-    inbox = Mailbox()
-    layer.attach(channel, inbox)
+    layer, channel, inbox = await attached()
     layer.detach(channel, inbox)
 
     await layer.send(channel, {"type": "game.updated", "version": 1})

@@ -1,12 +1,12 @@
 """Each connection's messages wait in a Mailbox (config/mailbox.py): asyncio.Queue's promises, leaner."""
 
 import asyncio
-import tracemalloc
 
 from daphne.server import Server
 
 from config import mailbox
 from config.mailbox import Mailbox
+from config.tests.test_layers import held_while_waiting
 
 
 async def test_it_keeps_messages_in_order_until_they_are_received():
@@ -59,16 +59,8 @@ async def test_a_message_handed_to_a_get_cancelled_at_that_moment_is_not_lost():
 
 async def test_a_waiting_mailbox_holds_far_less_than_an_asyncio_queue():
     async def held_by_waiting_gets(make, count):
-        tracemalloc.start()
-        boxes = [make() for _ in range(count)]
-        gets = [asyncio.create_task(box.get()) for box in boxes]
-        await asyncio.sleep(0)
-        held = tracemalloc.get_traced_memory()[0]
-        tracemalloc.stop()
-        for get in gets:
-            get.cancel()
-        await asyncio.gather(*gets, return_exceptions=True)
-        return held / count
+        # Each made as its get starts, while the memory is traced.
+        return await held_while_waiting([lambda: make().get() for _ in range(count)], count)
 
     lean = await held_by_waiting_gets(Mailbox, 200)
     queue = await held_by_waiting_gets(asyncio.Queue, 200)
