@@ -128,3 +128,35 @@ def test_it_keeps_the_table_menus_and_shortcuts_inside_the_window_at_200_percent
     expect(dialog).to_be_hidden()
     assert errors == []
     page.context.close()
+
+
+# How many lines each header and each one-word cell of the finished lists takes.
+LINES_OF_WORDS = """() => [...document.querySelectorAll(
+    '.finished-list th, .finished-list td:nth-child(4), .finished-list td:nth-child(5)'
+)].filter((cell) => cell.innerText.trim() && !cell.querySelector('.visually-hidden')).map((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return [cell.innerText.trim(), new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+})"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_the_finished_lists_words_whole_on_a_phone(
+    live_asgi_server, browser, alice, bob, without_broadcasts
+):
+    from accounts.models import User
+
+    long_named = User.objects.create_user("averyveryverylongusernameforsure", password=None)
+    with without_broadcasts():
+        for seed in (3, 4):
+            stored_game([alice, bob, long_named], seed=seed)
+    for path in ("/games/finished/", "/games/recent/"):
+        page, errors = open_page(browser, live_asgi_server, alice, path, viewport=(390, 844))
+        cells = page.evaluate(LINES_OF_WORDS)
+        page.screenshot(path=SHOTS / f"phone-{path.strip('/').replace('/', '-')}.png")
+
+        assert len(cells) >= 6, cells  # the headers, the turns and the review links
+        assert [text for text, lines in cells if lines > 1] == [], cells
+        assert page.evaluate(SIDEWAYS) <= 0  # a table too wide scrolls in its own box
+        assert errors == []
+        page.context.close()
