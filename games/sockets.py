@@ -170,9 +170,10 @@ class SelfChecking:
             sources.append(receive)
         self.inbox = inbox
         layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        attached = isinstance(layer, LeanChannelLayer)  # it delivers into the inbox itself
         if layer is not None:
             self.channel_name = await layer.new_channel()
-            if isinstance(layer, LeanChannelLayer):
+            if attached:
                 layer.attach(self.channel_name, inbox)
             else:
                 sources.append(partial(layer.receive, self.channel_name))
@@ -198,7 +199,7 @@ class SelfChecking:
             pass
         finally:
             check.cancel()
-            if layer is not None and isinstance(layer, LeanChannelLayer):
+            if attached:
                 layer.detach(self.channel_name, inbox)
             for task in feeds:
                 task.cancel()
