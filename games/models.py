@@ -15,6 +15,7 @@ from accounts.models import PayRule, User, Vacation
 from accounts.stats import record_result
 from config.links import link
 from games import rules
+from games.compiled import locked_game, table_seats
 from games.rules.state import RESPOND
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,11 @@ class GameQuerySet(models.QuerySet):
     def listed(self):
         """Return the open tables shown in the lobby (private ones are reached by invitation)."""
         return self.open().filter(private=False)
+
+
+# What a move may change of its game's row (Game._settle saves only these).
+MOVE_FIELDS = ("version", "last_move_at", "snapshot", "turn_number", "turn_deadline")
+MOVE_FIELDS += ("status", "ended_at", "end_reason", "winner", "summary")
 
 
 class Game(models.Model):
@@ -161,7 +167,7 @@ class Game(models.Model):
         both sit down, and nobody sits down while the table starts or closes.
         """
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status == Game.Status.CANCELLED:
                 raise SeatingError(_("This table was cancelled."))
             if game.status != Game.Status.OPEN:
@@ -186,7 +192,7 @@ class Game(models.Model):
     def leave(self, user):
         """Give up `user`'s seat at a table that has not started (the host cancels instead)."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("The game has started: its seats can no longer be left."))
             if user.pk == game.host_id:
@@ -199,7 +205,7 @@ class Game(models.Model):
     def cancel(self):
         """Close a table that has not started."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("Only a table that has not started can be cancelled."))
             game.status = Game.Status.CANCELLED
@@ -236,7 +242,7 @@ class Game(models.Model):
     def start(self):
         """Deal the cards and begin the first turn; seats are filled in join order."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.OPEN:
                 raise ValueError("This game has already started.")
             seats = list(game.seats.order_by("position"))
@@ -257,7 +263,7 @@ class Game(models.Model):
             game.seat_count = len(seats)
             game.started_at = game.last_move_at = now
             game.version += 1
-            game._settle(state, seats, now, {}, events)
+            game._settle(state, seats, now, {}, events, fields=None)
             transaction.on_commit(broadcast_lobby)
         self.refresh_from_db()
         return self
@@ -274,7 +280,7 @@ class Game(models.Model):
         if not isinstance(move, rules.Move):
             move = rules.Move.from_json(move)
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if version is not None and version != game.version:
                 raise StaleBoard()
             if game.status != Game.Status.ACTIVE:
@@ -283,7 +289,7 @@ class Game(models.Model):
             before = _decisions(state)
             _state, events = rules.apply(state, seat, move)
             now = timezone.now()
-            seats = list(game.seats.select_related("user"))  # the users for the sockets' redraw
+            seats = table_seats(game)  # the users for the sockets' redraw
             seats[seat].timeouts_in_row = 0
             if move.kind == rules.RESIGN:
                 # Ruling (resign): the seat plays on as absent, for good (see come_back).
@@ -312,7 +318,7 @@ class Game(models.Model):
         broadcast, not from before the moves the worker made ahead of it.
         """
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             now = now or timezone.now()
             if game.status != Game.Status.ACTIVE:
                 return False
@@ -345,7 +351,7 @@ class Game(models.Model):
     def come_back(self, user):
         """Give an absent player their seat back: the game waits for them again."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.ACTIVE:
                 raise SeatingError(_("This game is not in play."))
             seat = game.seats.filter(user=user).first()
@@ -374,7 +380,7 @@ class Game(models.Model):
         Return whether one was made.
         """
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.ACTIVE:
                 raise SeatingError(_("This game is not in play."))
             seat = game.seats.filter(user=user).first()
@@ -390,7 +396,7 @@ class Game(models.Model):
     def apply_standing_answers(self):
         """Make the answers the players' standing answers now give (after a setting changed)."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             applied = game._answer_now()
         self.refresh_from_db()
         return applied
@@ -422,13 +428,14 @@ class Game(models.Model):
         self.version += 1
         self.last_move_at = now
 
-    def _settle(self, state, seats, now, before, events):
+    def _settle(self, state, seats, now, before, events, fields=MOVE_FIELDS):
         """Play what nobody needs to wait for, set the deadlines, and save the game.
 
         Decisions whose single legal answer shows from public cards are made at
         once (rules.public_forced_move), and so are the players' standing
         answers and the decisions of absent and resigned players (their seats play the defaults of RULES.md section 11);
-        a game whose players are all absent ends with no winner.
+        a game whose players are all absent ends with no winner. The game's `fields`
+        are saved (None: all of them).
         """
         absent = {seat.position for seat in seats if seat.absent}
         while not state.over:
@@ -483,7 +490,7 @@ class Game(models.Model):
         self.turn_number = state.turns
         if state.over:
             self._finish(state, seats, now)
-        self.save()
+        self.save(update_fields=fields)
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
@@ -557,7 +564,7 @@ class Game(models.Model):
         game was changed.
         """
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.ACTIVE or game.pace != Game.Pace.CORRESPONDENCE:
                 return False
             seats = list(game.seats.all())
@@ -617,7 +624,7 @@ class Game(models.Model):
         once open one table, not two.
         """
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            game = locked_game.get(self.pk)
             if game.status != Game.Status.FINISHED:
                 raise SeatingError(_("A rematch can be asked for only once the game is over."))
             seats = list(game.seats.select_related("user"))

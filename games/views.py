@@ -30,6 +30,7 @@ from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
 from games.chat_panel import chat_context, review_chat
+from games.compiled import seat_at
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import requested_page
@@ -306,12 +307,7 @@ def _get_game_for_player(request, code, refusal=None):
 
 def find_seat(code, user):
     """Return `user`'s Seat at table `code` with its game (its large columns left), or None."""
-    return (
-        Seat.objects.select_related("game")
-        .defer("game__snapshot", "game__summary")
-        .filter(game__code=code, user_id=user.pk)
-        .first()
-    )
+    return seat_at.first(code, user.pk)
 
 
 def parse_move(data):

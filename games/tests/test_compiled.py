@@ -1,0 +1,102 @@
+"""A move's reads, compiled once (games/compiled.py), and what a move saves of its game."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+
+from games import rules
+from games.compiled import Compiled, locked_game, seat_at, table_seats
+from games.models import Game, Seat
+from games.rules.bots import random_move
+from games.tests.review_helpers import started_game
+
+
+def fields(instance):
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.fixture
+def game(alice, bob, charlie, without_broadcasts):
+    with without_broadcasts():
+        game = started_game([alice, bob, charlie])
+    Seat.objects.filter(game=game, position=1).update(reserve=timedelta(days=2), absent=True)
+    return game
+
+
+def test_it_reads_the_game_as_the_orm_does(game):
+    with transaction.atomic():
+        read = locked_game.get(game.pk)
+
+    assert fields(read) == fields(Game.objects.get(pk=game.pk))
+    assert isinstance(read.snapshot, dict) and read.started_at.tzinfo is not None
+    assert read._state.adding is False and read._state.db == "default"
+
+
+def test_it_reads_the_seats_with_their_users_in_order_and_no_query_more(
+    game, django_assert_num_queries
+):
+    expected = list(game.seats.select_related("user"))
+
+    with django_assert_num_queries(1):
+        seats = table_seats(game)
+        users = [seat.user for seat in seats]
+        games = [seat.game for seat in seats]
+
+    assert [fields(s) for s in seats] == [fields(s) for s in expected]
+    assert [fields(u) for u in users] == [fields(s.user) for s in expected]
+    assert games == [game] * 3 and all(g is game for g in games)
+    assert seats[1].reserve == timedelta(days=2) and seats[1].absent is True
+    assert seats[1]._loaded_clock == seats[1]._clock()  # Seat.from_db's, for save_clock
+
+
+def test_the_same_statement_serves_every_value(game, alice, bob, without_broadcasts):
+    with without_broadcasts():
+        other = started_game([alice, bob])
+
+    assert [s.user for s in table_seats(other)] == [alice, bob]
+    assert len(table_seats(game)) == 3
+
+
+def test_a_missing_row_raises_does_not_exist(db):
+    with pytest.raises(Game.DoesNotExist), transaction.atomic():
+        locked_game.get(-1)
+    assert table_seats(Game(pk=-1)) == []
+
+
+def test_it_refuses_a_query_of_more_than_one_value(db):
+    compiled = Compiled(lambda pk: Game.objects.filter(pk=pk, version__gte=3))
+
+    with pytest.raises(ValueError, match="its values as its parameters"):
+        compiled(1)
+
+
+def test_a_move_saves_every_field_it_changes_to_the_end_of_the_game(game):
+    rng = random.Random(3)
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        state = game.state()
+        seat = rng.choice(rules.awaiting(state))[0]
+        game.play(seat, random_move(state, seat, rng))
+
+        # What the move left in memory is what a fresh read finds: nothing left unsaved.
+        assert fields(game) == fields(Game.objects.get(pk=game.pk))
+    assert game.winner_id is not None or game.end_reason
+    assert game.summary and game.ended_at
+
+
+def test_it_finds_a_players_seat_with_the_game_and_its_large_columns_left(
+    game, bob, django_user_model, django_assert_num_queries
+):
+    outsider = django_user_model.objects.create_user("dave")
+    expected = Seat.objects.select_related("game").get(game=game, user=bob)
+
+    with django_assert_num_queries(1):
+        seat = seat_at.first(game.code, bob.pk)
+        read = fields(seat), seat.game.code, seat.game.version
+
+    assert read == (fields(expected), game.code, expected.game.version)
+    assert seat.game.get_deferred_fields() == {"snapshot", "summary"}
+    assert seat_at.first(game.code, outsider.pk) is None
+    assert seat_at.first("no-such", bob.pk) is None
