@@ -28,6 +28,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 CLEAN_SECONDS = 1.0
+SEVERAL_LOOPS = object()
 
 
 class LeanChannelLayer(InMemoryChannelLayer):
@@ -36,6 +37,7 @@ class LeanChannelLayer(InMemoryChannelLayer):
         self.channels = {}  # channel -> deque of (expires at, message) nobody received yet
         self.waiting = {}  # channel -> [Future] of the receives waiting on it
         self.inboxes = {}  # channel -> the Mailbox its socket reads everything from (attach)
+        self.loop = None  # the event loop of the attached sockets (group_send_soon)
         self.cleaned_at = 0.0
 
     async def send(self, channel, message):
@@ -51,6 +53,12 @@ class LeanChannelLayer(InMemoryChannelLayer):
         inbox needs no receive waiting on the channel (games/sockets.py).
         """
         self.inboxes[channel] = inbox
+        loop = asyncio.get_running_loop()
+        known = self.loop
+        if known is None or (known is not SEVERAL_LOOPS and not known.is_running()):
+            self.loop = loop
+        elif known is not loop:
+            self.loop = SEVERAL_LOOPS  # (tests) a thread cannot tell which loop a group is on
 
     def detach(self, channel, inbox):
         if self.inboxes.get(channel) is inbox:
@@ -104,12 +112,31 @@ class LeanChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group, message):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
+        self.deliver_to_group(group, message)
+
+    def deliver_to_group(self, group, message):
         self.clean_now_and_then()
         for channel in list(self.groups.get(group, ())):
             try:
                 self.deliver(channel, message)
             except ChannelFull:
                 pass
+
+    def group_send_soon(self, group, message):
+        """Have the attached sockets' loop deliver `message` to `group`, from any thread.
+
+        The thread goes on at once: `async_to_sync(group_send)` would have it
+        wait for the loop's answer, a hop back that costs more than the
+        delivery. Return False, having sent nothing, when no loop of attached
+        sockets is running (or several are): the caller then sends as usual.
+        """
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        loop = self.loop
+        if loop is None or loop is SEVERAL_LOOPS or not loop.is_running():
+            return False
+        loop.call_soon_threadsafe(self.deliver_to_group, group, message)
+        return True
 
     def clean_now_and_then(self):
         now = time.time()

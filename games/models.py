@@ -688,7 +688,10 @@ def group_send(group, message):
     sockets catch up by themselves (games/consumers.py, game_check).
     """
     try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
+        layer = get_channel_layer()
+        soon = getattr(layer, "group_send_soon", None)  # the embedded layer's: nothing waits
+        if soon is None or not soon(group, message):
+            async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.exception("Broadcasting to %s failed", group)
 

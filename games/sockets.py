@@ -144,6 +144,29 @@ async def feed(source, inbox):
         inbox.put_nowait(await source())
 
 
+def send_frames(loop, send, waited, message):
+    """Hand a frame from a consumer's thread to Daphne without waiting (anything else waits).
+
+    Daphne's send hands a frame to Twisted at once (it never waits), so the
+    thread has nothing to wait for; `async_to_sync` would cost the thread a
+    hop back from the event loop. Frames and waited messages are put on the
+    loop in one queue, in the order they were sent.
+    """
+    if message["type"] != "websocket.send":
+        return waited(message)
+    loop.call_soon_threadsafe(_start_sending, loop, send, message)
+    return None
+
+
+def _start_sending(loop, send, message):
+    loop.create_task(send(message)).add_done_callback(_sent)
+
+
+def _sent(task):
+    if not task.cancelled() and task.exception() is not None:
+        log.error("A frame could not be sent", exc_info=task.exception())
+
+
 class SelfChecking:
     """Mix into a synchronous Channels consumer: bounded, checked every period, with timers."""
 
@@ -164,8 +187,9 @@ class SelfChecking:
         self.scope = scope
         loop = self.loop = asyncio.get_running_loop()
         inbox = getattr(receive, "__self__", None)
+        served = isinstance(inbox, Mailbox)  # by Daphne (config/mailbox.py)
         sources = []
-        if not isinstance(inbox, Mailbox):  # not under Daphne (the tests' communicators)
+        if not served:  # not under Daphne (the tests' communicators)
             inbox = Mailbox()
             sources.append(receive)
         self.inbox = inbox
@@ -178,6 +202,8 @@ class SelfChecking:
             else:
                 sources.append(partial(layer.receive, self.channel_name))
         self.base_send = async_to_sync(send) if self._sync else send
+        if self._sync and served:  # see send_frames
+            self.base_send = partial(send_frames, loop, send, self.base_send)
         feeds = [asyncio.ensure_future(feed(source, inbox)) for source in sources]
         period = check_period()
         # The first wait is jittered, so that sockets opened together do not check together.

@@ -1,6 +1,7 @@
 """The embedded channel layer (config/layers.py) keeps the in-memory layer's promises, leaner."""
 
 import asyncio
+import threading
 import tracemalloc
 from functools import partial
 
@@ -200,3 +201,39 @@ async def test_a_detached_channel_is_no_longer_delivered_to_its_inbox():
 
     assert inbox.qsize() == 0
     assert (await layer.receive(channel))["version"] == 1  # kept for a receive, as any channel
+
+
+async def test_a_thread_sends_to_a_group_through_the_sockets_loop_without_waiting():
+    layer, channel, inbox = await attached()
+    sent = []
+
+    def from_a_thread():
+        for version in (1, 2):
+            sent.append(layer.group_send_soon("table", {"type": "game.updated", "version": version}))
+
+    thread = threading.Thread(target=from_a_thread)
+    thread.start()
+    thread.join(5)  # the loop is held meanwhile: a thread waiting for it would never end
+
+    assert not thread.is_alive() and sent == [True, True]
+    assert inbox.qsize() == 0  # delivered by the loop, once it runs again
+    assert [(await inbox.get())["version"] for _ in range(2)] == [1, 2]
+
+
+async def test_it_sends_nothing_soon_without_one_running_loop_of_attached_sockets():
+    layer = LeanChannelLayer()
+    assert layer.group_send_soon("table", {"type": "game.updated"}) is False  # none attached
+
+    layer, channel, inbox = await attached()
+    # A socket of another loop, while this one runs: a thread cannot tell which loop to use.
+    elsewhere = threading.Thread(target=asyncio.run, args=(attach_in(layer, Mailbox()),))
+    elsewhere.start()
+    elsewhere.join(5)
+
+    assert layer.group_send_soon("table", {"type": "game.updated"}) is False
+    await asyncio.sleep(0.01)
+    assert inbox.qsize() == 0  # the caller sends as usual instead
+
+
+async def attach_in(layer, inbox):
+    layer.attach(await layer.new_channel(), inbox)

@@ -106,3 +106,50 @@ async def test_its_checks_come_through_the_inbox(quick_checks):
     assert (await connection.next())["text"] == "checked"  # and again, a period later
     connection.box.put_nowait({"type": "websocket.disconnect", "code": 1000})
     await asyncio.wait_for(connection.task, 5)
+
+
+class Talker(SelfChecking, WebsocketConsumer):
+    def connect(self):
+        self.accept()
+
+    def receive(self, text_data=None, bytes_data=None):
+        for n in range(30):
+            self.send(text_data=f"{text_data} {n}")
+        self.close(code=4000)
+
+
+async def test_its_thread_hands_frames_over_in_order_with_what_it_waits_for():
+    box, sent = Mailbox(), []
+
+    async def send(message):
+        sent.append(message)
+
+    task = asyncio.ensure_future(Talker.as_asgi()(dict(SCOPE), box.get, send))
+    box.put_nowait({"type": "websocket.connect"})
+    box.put_nowait({"type": "websocket.receive", "text": "frame"})
+    box.put_nowait({"type": "websocket.disconnect", "code": 4000})
+    await asyncio.wait_for(task, 5)
+
+    assert [m.get("text", m["type"]) for m in sent] == [
+        "websocket.accept",
+        *(f"frame {n}" for n in range(30)),
+        "websocket.close",
+    ]
+
+
+async def test_a_frame_that_cannot_be_sent_is_logged_and_the_socket_goes_on(caplog):
+    box, sent = Mailbox(), []
+
+    async def send(message):
+        if message.get("text") == "frame 1":
+            raise ValueError("refused")
+        sent.append(message)
+
+    task = asyncio.ensure_future(Talker.as_asgi()(dict(SCOPE), box.get, send))
+    box.put_nowait({"type": "websocket.connect"})
+    box.put_nowait({"type": "websocket.receive", "text": "frame"})
+    box.put_nowait({"type": "websocket.disconnect", "code": 4000})
+    await asyncio.wait_for(task, 5)
+
+    assert "A frame could not be sent" in caplog.text
+    assert len(sent) == 1 + 29 + 1 and sent[-1]["type"] == "websocket.close"
