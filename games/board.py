@@ -370,19 +370,20 @@ def present(view, user_names):
     places = {}  # table card id -> (owner seat, colour it stands for)
     spots = {}  # table card id -> (owner seat, colour, set number: see set_numbers)
     cards = {}  # every visible card by id
+    language = translation.get_language()
     for p in view["players"]:
         for s, number in zip(p["sets"], set_numbers(p["sets"])):
             for c in s["cards"]:
                 places[c["id"]] = (p["seat"], s["colour"])
                 spots[c["id"]] = (p["seat"], s["colour"], number)
-                cards[c["id"]] = card(c, s["colour"])
+                cards[c["id"]] = card(c, s["colour"], language)
             for building in (s["house"], s["hotel"]):
                 if building:
-                    cards[building["id"]] = card(building)
+                    cards[building["id"]] = card(building, "", language)
         for c in p["bank"]:
-            cards[c["id"]] = card(c)
+            cards[c["id"]] = card(c, "", language)
     for c in view["hand"] or ():
-        cards[c["id"]] = card(c)
+        cards[c["id"]] = card(c, "", language)
     helper = Labels(view, names, cards, places, spots)
     moves_by_card = {}
     other_moves = []
@@ -440,19 +441,17 @@ def present(view, user_names):
 def _player(view, p, names, helper):
     seat = p["seat"]
     mine = seat == view["seat"]
+    cards = helper.cards  # drawn by present
+    wild_moves = {}
+    for m in view["moves"] if mine else ():
+        if m["kind"] == "move_wild":
+            wild_moves.setdefault(m["card"], []).append(m)
     sets = []
     for s, number in zip(p["sets"], set_numbers(p["sets"])):
         set_cards = []
         for c in s["cards"]:
-            drawn = card(c, s["colour"])
-            controls = []
-            if mine:
-                controls = [
-                    helper.control(m)
-                    for m in view["moves"]
-                    if m["kind"] == "move_wild" and m["card"] == c["id"]
-                ]
-            set_cards.append({"card": drawn, "controls": controls})
+            controls = [helper.control(m) for m in wild_moves.get(c["id"], ())]
+            set_cards.append({"card": cards[c["id"]], "controls": controls})
         sets.append(
             {
                 "key": repr((s, number)),  # what it shows: its controls come from the version
@@ -464,8 +463,8 @@ def _player(view, p, names, helper):
                 "size": s["size"],
                 "complete": s["complete"],
                 "rent": s["rent"],
-                "house": card(s["house"]) if s["house"] else None,
-                "hotel": card(s["hotel"]) if s["hotel"] else None,
+                "house": cards[s["house"]["id"]] if s["house"] else None,
+                "hotel": cards[s["hotel"]["id"]] if s["hotel"] else None,
             }
         )
     # A player deciding outside their own play phase: answering, paying, discarding.
@@ -481,7 +480,7 @@ def _player(view, p, names, helper):
         "is_me": mine,
         "hand_count": p["hand_count"],
         "hand_backs": range(min(p["hand_count"], 12)),
-        "bank": [card(c) for c in p["bank"]],
+        "bank": [cards[c["id"]] for c in p["bank"]],
         "bank_total": p["bank_total"],
         "sets": sets,
         "complete_count": len(p["complete_colours"]),

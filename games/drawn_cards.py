@@ -17,9 +17,13 @@ from games.rules.cards import COLOURS, KIND_BY_ID
 _cards = {}
 
 
-def card(data, as_colour=""):
-    """Return a card of the view (id, kind, value) with what it takes to draw it."""
-    key = (data["id"], data["kind"], data["value"], as_colour, translation.get_language())
+def card(data, as_colour="", language=None):
+    """Return a card of the view (id, kind, value) with what it takes to draw it.
+
+    `language`: the active one (translation.get_language()), when the caller knows it.
+    """
+    language = language or translation.get_language()
+    key = (data["id"], data["kind"], data["value"], as_colour, language)
     found = _cards.get(key)
     if found is None:
         found = _cards[key] = _card(data, as_colour)
