@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation
@@ -211,6 +212,27 @@ def set_html(s, context):
     return _sets.get(key, lambda: render_to_string("games/table.html#set", dict(context, set=s)))
 
 
+_entries = Memo(4096)
+# A hand's card with forms is remembered with this in place of the version its forms post,
+# put in as it is used. It cannot come from a player: escaped text never holds "<".
+VERSION_MARK = mark_safe("<@version@>")
+
+
+def hand_entry_html(entry, version, move_url):
+    """Return a card of a hand with its menu, drawn once for every version that shows it so.
+
+    A player's turn redraws the hand at every move, and most of its cards offer
+    the same moves as before: only the version their forms post is new.
+    """
+    card = entry["card"]
+    controls = tuple((c["kind"], c["label"], tuple(c["fields"])) for c in entry["controls"])
+    key = (card["id"], card["kind"], card["value"], controls, entry["note"], move_url)
+    key += (translation.get_language(),)
+    context = {"entry": entry, "version": VERSION_MARK, "move_url": move_url}
+    html = _entries.get(key, lambda: render_to_string("games/table.html#hand_entry", context))
+    return mark_safe(html.replace(VERSION_MARK, str(version))) if controls else html
+
+
 def seat_clock(game, seat, active=True, vacation_until=None):
     """Return what the table shows of a seat's clock: deadline, reserve, absence, vacation.
 
@@ -344,6 +366,9 @@ def fragment_marks(context):
 
 
 def _fragment(name, context):
+    if name == "hand" and context["table"] is not None:
+        for entry in context["table"]["hand"] or ():
+            entry["html"] = hand_entry_html(entry, context["version"], context["move_url"])
     if name != "log":
         return render_to_string(f"games/table.html#{name}", context)
     # The last moves are the same for every player (and for every spectator) at a version.

@@ -97,6 +97,34 @@ def test_a_move_draws_only_the_set_it_changed(alice, bob, drawn, monkeypatch):
     assert "Red set: 1 of 3 cards" in html["bob"]
 
 
+def test_a_hands_cards_are_drawn_once_and_post_the_version_they_are_shown_at(
+    alice, bob, drawn, monkeypatch
+):
+    monkeypatch.setattr(board, "_entries", Memo(100))
+    game = started_game([alice, bob])
+    state = set_position(
+        game,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: red 1M 2M 3M
+        bob hand: 4M
+        """,
+    )
+    first = redraw(game, [alice])["alice"]
+    assert drawn["hand_entry"] == 4
+
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "1M")), version=game.version)
+    html = redraw(game, [alice])["alice"]
+
+    assert drawn["hand_entry"] == 4  # the three cards left offer what they offered
+    versions = set(re.findall(r'name="version" value="([^"]*)"', html))
+    assert versions == {str(game.version)}  # not the version they were first drawn at
+    assert str(game.version - 1) in re.findall(r'name="version" value="([^"]*)"', first)
+    assert "<@version@>" not in html and "<@version@>" not in first
+
+
 def test_nobody_gets_another_users_fragments(alice, bob):
     game = started_game([alice, bob])
 
