@@ -15,7 +15,7 @@ from accounts.models import PayRule, User, Vacation
 from accounts.stats import record_result
 from config.links import link
 from games import rules
-from games.compiled import locked_game, table_seats
+from games.compiled import insert, locked_game, save_fields, table_seats
 from games.rules.state import RESPOND
 
 log = logging.getLogger(__name__)
@@ -421,8 +421,9 @@ class Game(models.Model):
 
     def _record(self, seat, move, cause, now):
         # The version counts the start and every move: move n is made from version n.
-        row = self.moves.create(
-            n=self.version, seat=seat, move=move.to_json(), cause=cause, created_at=now
+        row = insert(
+            Move(game=self, n=self.version, seat=seat, move=move.to_json(), cause=cause),
+            created_at=now,
         )
         self.__dict__.setdefault("recorded", []).append(row)  # for the log (games.board.remember)
         self.version += 1
@@ -490,7 +491,7 @@ class Game(models.Model):
         self.turn_number = state.turns
         if state.over:
             self._finish(state, seats, now)
-        self.save(update_fields=fields)
+        save_fields(self, fields) if fields else self.save()
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
@@ -793,7 +794,7 @@ class Seat(models.Model):
             if value is not _DEFERRED and (loaded is None or loaded[name] != value)
         }
         if changed:
-            Seat.objects.filter(pk=self.pk).update(**changed)
+            save_fields(self, list(changed))
         self._loaded_clock = now
 
     def start_clock(self, now, period):

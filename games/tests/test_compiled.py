@@ -1,14 +1,15 @@
-"""A move's reads, compiled once (games/compiled.py), and what a move saves of its game."""
+"""A move's reads and writes, written once (games/compiled.py), and what a move saves of its game."""
 
 import random
 from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games import rules
-from games.compiled import Compiled, locked_game, seat_at, table_seats
-from games.models import Game, Seat
+from games.compiled import Compiled, insert, locked_game, save_fields, seat_at, table_seats
+from games.models import Game, Move, Seat
 from games.rules.bots import random_move
 from games.tests.review_helpers import started_game
 
@@ -100,3 +101,38 @@ def test_it_finds_a_players_seat_with_the_game_and_its_large_columns_left(
     assert seat.game.get_deferred_fields() == {"snapshot", "summary"}
     assert seat_at.first(game.code, outsider.pk) is None
     assert seat_at.first("no-such", bob.pk) is None
+
+
+def test_it_saves_the_named_fields_alone_as_the_orm_would(game, alice):
+    seat = Seat.objects.get(game=game, position=0)
+    seat.deadline = seat.timeout_at = None
+    seat.reserve = timedelta(hours=5)
+    seat.absent = True
+    seat.result = "win"  # changed, not named: not saved
+    Seat.objects.filter(pk=seat.pk).update(seen_at=game.started_at)  # changed meanwhile
+
+    save_fields(seat, ["deadline", "reserve", "absent"])
+
+    saved = Seat.objects.get(pk=seat.pk)
+    assert (saved.deadline, saved.reserve, saved.absent) == (None, timedelta(hours=5), True)
+    assert saved.result == "" and saved.seen_at == game.started_at
+    other = Seat.objects.get(game=game, position=1)
+    assert other.reserve == timedelta(days=2)  # the row named alone
+
+    game.snapshot = {"a": [1, "b"]}
+    game.winner = alice
+    save_fields(game, ["snapshot", "winner"])
+    game = Game.objects.get(pk=game.pk)
+    assert (game.snapshot, game.winner_id) == ({"a": [1, "b"]}, alice.pk)
+
+
+def test_it_inserts_a_row_and_gives_it_its_key(game):
+    before = Move.objects.filter(game=game).count()
+    made = timezone.now() - timedelta(minutes=3)
+
+    row = insert(Move(game=game, n=99, seat=1, move={"kind": "end"}), created_at=made)
+
+    assert row.pk is not None and row._state.adding is False
+    assert fields(Move.objects.get(pk=row.pk)) == fields(row)
+    assert Move.objects.filter(game=game).count() == before + 1
+    assert Move.objects.get(pk=row.pk).created_at == made
