@@ -160,6 +160,10 @@ _players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 FRESH_SECONDS = 30
+# Pieces with forms (an owner's table, a hand's cards) are remembered with this in place of
+# the version their forms post, put in as they are used. No player's text holds it: escaped
+# text never holds "<".
+VERSION_MARK = mark_safe("<@version@>")
 
 
 def _moment():
@@ -171,22 +175,21 @@ def player_html(game, player):
 
     Its key is what it shows (its clock's state too), not the version: a move
     redraws only the tables it changed. Only the owner's own article holds
-    forms (a wild's moves), which carry the version: then the version is in the key.
+    forms (a wild's moves), which post the version they were drawn from: it is
+    remembered with VERSION_MARK in their place, the version put in as it is used.
     """
     clock = player["clock"]
     reserve = clock["reserve"]
     clock_key = (clock["absent"], clock["in_reserve"], clock["deadline"], clock["timeouts"])
     clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
-    has_forms = any(item["controls"] for s in player["sets"] for item in s["cards"])
-    key = (game.code, player["content_key"], clock_key, game.version if has_forms else None)
-    key += (translation.get_language(), _moment())
-    context = {
-        "player": player,
-        "version": game.version,
-        "move_url": table_urls(game.code)["move_url"],
-    }
-    return _players.get(key, lambda: _player_html(context))
+    move_url = table_urls(game.code)["move_url"]
+    key = (player["content_key"], clock_key, move_url, translation.get_language(), _moment())
+    context = {"player": player, "version": VERSION_MARK, "move_url": move_url}
+    html = _players.get(key, lambda: _player_html(context))
+    if any(item["controls"] for s in player["sets"] for item in s["cards"]):
+        return mark_safe(html.replace(VERSION_MARK, str(game.version)))
+    return html
 
 
 def _player_html(context):
@@ -202,8 +205,8 @@ _sets = Memo(4096)
 def set_html(s, context):
     """Return a set of a player's table drawn, once for every table that shows it so.
 
-    Its key is what it shows; a set holding forms (an owner's wild moves, which
-    carry the version) is drawn again at each version.
+    Its key is what it shows; a set holding forms (an owner's wild moves) is
+    drawn with its article's VERSION_MARK.
     """
     has_forms = any(item["controls"] for item in s["cards"])
     key = (s["key"], translation.get_language())
@@ -213,9 +216,6 @@ def set_html(s, context):
 
 
 _entries = Memo(4096)
-# A hand's card with forms is remembered with this in place of the version its forms post,
-# put in as it is used. It cannot come from a player: escaped text never holds "<".
-VERSION_MARK = mark_safe("<@version@>")
 
 
 def hand_entry_html(entry, version, move_url):

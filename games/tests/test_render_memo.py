@@ -125,6 +125,37 @@ def test_a_hands_cards_are_drawn_once_and_post_the_version_they_are_shown_at(
     assert "<@version@>" not in html and "<@version@>" not in first
 
 
+def test_an_owners_set_with_forms_is_drawn_once_and_posts_the_version_shown(
+    alice, bob, drawn, monkeypatch
+):
+    monkeypatch.setattr(board, "_sets", Memo(100))
+    game = started_game([alice, bob])
+    state = set_position(
+        game,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: 1M 2M
+        alice table: red: red red/yellow
+        bob hand: 4M
+        """,
+    )
+    redraw(game, [alice, bob])
+    assert drawn["set"] == 2  # the red set as alice sees it (its wild's moves), and as bob does
+
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "1M")), version=game.version)
+    html = redraw(game, [alice, bob])
+
+    assert drawn["set"] == 2  # the same set, the same moves: only their version is new
+    menu = re.search(
+        r'<details class="card-menu" name="table-card".*?</details>', html["alice"], re.S
+    )
+    assert "Move to yellow" in menu.group(0)
+    assert re.findall(r'name="version" value="([^"]*)"', menu.group(0)) == [str(game.version)]
+    assert "<@version@>" not in html["alice"] + html["bob"]
+
+
 def test_nobody_gets_another_users_fragments(alice, bob):
     game = started_game([alice, bob])
 
