@@ -11,7 +11,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,7 +23,6 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
-from config.links import link
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -33,7 +31,7 @@ from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import requested_page
-from games.lists import GAME_FIELDS, game_seats, players, seats_with_players
+from games.lists import finished_rows
 from games.log import dealt_state, full_log
 from games.memo import Memo
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
@@ -480,32 +478,17 @@ def finished_games(request):
         found = games_together(player, other)
     elif opponent and other is None:
         found = found.none()
-    listed = ("ended_at", "game", *(f"game__{name}" for name in GAME_FIELDS))
-    found = (
-        found.select_related("game")
-        .only(*listed)
-        .prefetch_related(Prefetch("game__seats", queryset=seats_with_players()))
+    found = found.values_list(
+        "game_id", "game__code", "game__ended_at", "game__turn_number", "game__winner_id"
     )
 
     def position(code):
         return found.filter(game__code=code).values_list("ended_at", "game_id").first()
 
     page = requested_page(
-        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
+        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda row: row[1]
     )
-    rows = []
-    for row in page.object_list:
-        seats = row.game.seats.all()
-        seat = next(s for s in seats if s.user_id == player.pk)
-        rows.append(
-            {
-                "ended_at": row.game.ended_at,
-                "players": [player_name(s.user) for s in seats],
-                "result": seat.get_result_display(),
-                "turns": row.game.turn_number,
-                "review_url": link("games:review", row.game.code),
-            }
-        )
+    rows = finished_rows(page.object_list, player.pk)
     query = {"player": player.get_username()}
     if opponent:
         query["opponent"] = opponent
@@ -523,17 +506,15 @@ def finished_games(request):
 @login_required
 def recent_games(request):
     """Every player's finished games, newest first, each with its review."""
-    games = (
-        Game.objects.filter(status=Game.Status.FINISHED)
-        .select_related("winner")
-        .only(*GAME_FIELDS, *players("winner"))
-        .prefetch_related(game_seats())
+    games = Game.objects.filter(status=Game.Status.FINISHED).values_list(
+        "pk", "code", "ended_at", "turn_number", "winner_id"
     )
 
     def position(code):
         return games.filter(code=code).values_list("ended_at", "pk").first()
 
     page = requested_page(
-        request, games, GAMES_PER_PAGE, "ended_at", "pk", position, lambda game: game.code
+        request, games, GAMES_PER_PAGE, "ended_at", "pk", position, lambda row: row[1]
     )
+    page.object_list = finished_rows(page.object_list)
     return render(request, "games/recent.html", {"page": page})
