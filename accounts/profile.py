@@ -12,8 +12,10 @@ from accounts.models import (
     Rating,
     RatingChange,
 )
+from config.dates import date_text
+from config.links import link
 from games.cardnames import kind_name
-from games.lists import GAME_FIELDS, seats_with_players
+from games.lists import RESULTS, Row, seated
 from games.models import Seat
 
 HISTORY_POINTS = 200  # rating history drawn per edition
@@ -90,21 +92,26 @@ def _rate(won, played):
 
 
 def recent_games(user, count=10):
-    """Return `user`'s last finished games with their seats (2 queries)."""
+    """Return `user`'s last finished games with their players (2 queries), as plain values."""
     # The seat_history index (user, ended_at, game) holds them newest first.
-    seats = (
+    seats = list(
         Seat.objects.filter(user=user, ended_at__isnull=False)
-        .select_related("game")
-        .only("game", "result", "ended_at", *(f"game__{name}" for name in GAME_FIELDS))
-        .order_by("-ended_at", "-game_id")[:count]
+        .order_by("-ended_at", "-game_id")
+        .values_list("game_id", "game__code", "game__ended_at", "result")[:count]
     )
-    games = [seat.game for seat in seats]
-    everyone = {}
-    for other in seats_with_players().filter(game__in=games).order_by("position"):
-        everyone.setdefault(other.game_id, []).append(other)
+    everyone = seated([game_id for game_id, *_ in seats])
     return [
-        {"game": seat.game, "result": seat.get_result_display(), "seats": everyone[seat.game_id]}
-        for seat in seats
+        {
+            "game": Row(code=code, ended_at=ended_at),
+            "review_url": link("games:review", code),
+            "ended_text": date_text(ended_at, "DATE_FORMAT"),
+            "result": RESULTS.get(result, result),
+            "seats": [
+                {"user_id": user_id, "name": name, "url": link("accounts:profile", username)}
+                for user_id, _, username, name in everyone[game_id]
+            ],
+        }
+        for game_id, code, ended_at, result in seats
     ]
 
 

@@ -7,7 +7,7 @@ a user's password and settings, every date) cost most of those pages' time.
 
 from django.db.models import Prefetch
 
-from config.dates import shown_time
+from config.dates import date_text
 from config.links import link
 from games.models import Seat
 
@@ -64,6 +64,17 @@ class Row(dict):
             raise AttributeError(name) from None
 
 
+def seated(game_ids):
+    """Return {game id: [(user id, result, username, name), ...] in seat order} (one query)."""
+    seats = {game_id: [] for game_id in game_ids}
+    found = Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
+    for game_id, user_id, result, username, display_name in found.values_list(
+        "game_id", "user_id", "result", "user__username", "user__display_name"
+    ):
+        seats[game_id].append((user_id, result, username, display_name or username))
+    return seats
+
+
 def finished_rows(games, player_id=None):
     """Return the rows a list of finished games draws, as plain dicts: one query for the seats.
 
@@ -72,12 +83,7 @@ def finished_rows(games, player_id=None):
     and, with `player_id`, that player's result. Values, not model instances:
     building a hundred models and prefetching them cost most of a list's time.
     """
-    seats = {game[0]: [] for game in games}
-    found = Seat.objects.filter(game_id__in=list(seats)).order_by("game_id", "position")
-    for game_id, user_id, result, username, display_name in found.values_list(
-        "game_id", "user_id", "result", "user__username", "user__display_name"
-    ):
-        seats[game_id].append((user_id, result, username, display_name or username))
+    seats = seated([game[0] for game in games])
     rows = []
     for game_id, code, ended_at, turns, winner_id in games:
         players = seats[game_id]
@@ -85,7 +91,8 @@ def finished_rows(games, player_id=None):
             Row(
                 code=code,
                 ended_at=ended_at,
-                ended=shown_time(ended_at),
+                ended_iso=ended_at.isoformat(),
+                ended_text=date_text(ended_at),
                 names=[name for *_, name in players],
                 players=[
                     {"name": name, "url": link("accounts:profile", username)}
