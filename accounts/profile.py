@@ -41,16 +41,13 @@ def profile_stats(user):
     changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
     for edition in Edition:  # one step down the rating_history index each edition played
         if totals.by_edition.get(edition.value, [0, 0])[0]:
-            points = changes.filter(edition=edition).values_list("created_at", "after")
+            # Only the ratings the chart draws: 200 dates read from text cost 0.5 ms.
+            points = changes.filter(edition=edition).values_list("after", flat=True)
             history[edition.value] = list(points[:HISTORY_POINTS])
     # Of the game, only its code (the link to its review): never its engine state.
-    mine = (
-        RatingChange.objects.filter(user=user)
-        .select_related("game")
-        .only("game", "delta", "created_at", "game__code")
-    )
-    best = mine.filter(delta__gt=0).order_by("-delta").first()
-    worst = mine.filter(delta__lt=0).order_by("delta").first()
+    mine = RatingChange.objects.filter(user=user).values_list("game__code", "delta", "created_at")
+    best = _change(mine.filter(delta__gt=0).order_by("-delta").first())
+    worst = _change(mine.filter(delta__lt=0).order_by("delta").first())
     editions = []
     for edition in Edition:
         played, won = totals.by_edition.get(edition.value, [0, 0])
@@ -63,7 +60,7 @@ def profile_stats(user):
                 "won": won,
                 "rate": _rate(won, played),
                 "rating": rating,
-                "chart": rating_chart([after for _when, after in points]) if points else None,
+                "chart": rating_chart(points) if points else None,
             }
         )
     by_players = [
@@ -85,6 +82,14 @@ def profile_stats(user):
         "rent_per_game": totals.rent_collected / totals.games if totals.games else None,
         "favourite_actions": favourite,
     }
+
+
+def _change(found):
+    """Return a best or worst game's (code, delta, created_at) as the profile draws it, or None."""
+    if found is None:
+        return None
+    code, delta, created_at = found
+    return Row(game=Row(code=code), delta=delta, created_at=created_at)
 
 
 def _rate(won, played):
