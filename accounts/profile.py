@@ -111,10 +111,7 @@ def recent_games(user, count=10):
             "review_url": link("games:review", code),
             "ended_text": date_text(ended_at, "DATE_FORMAT"),
             "result": RESULTS.get(result, result),
-            "seats": [
-                {"user_id": user_id, "name": name, "url": link("accounts:profile", username)}
-                for user_id, _, username, name in everyone[game_id]
-            ],
+            "seats": everyone[game_id],
         }
         for game_id, code, ended_at, result in seats
     ]

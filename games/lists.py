@@ -64,14 +64,28 @@ class Row(dict):
             raise AttributeError(name) from None
 
 
+class Player:
+    """A seated player as a list shows them: a name and a profile link, without a User row."""
+
+    __slots__ = ("pk", "username", "name", "result", "deadline")
+
+    def __init__(self, pk, username, display_name, result, deadline):
+        self.pk, self.username, self.name = pk, username, display_name or username
+        self.result, self.deadline = result, deadline
+
+    @property
+    def url(self):
+        return link("accounts:profile", self.username)
+
+
 def seated(game_ids):
-    """Return {game id: [(user id, result, username, name), ...] in seat order} (one query)."""
+    """Return {game id: [Player, ...] in seat order} for the games `game_ids` (one query)."""
     seats = {game_id: [] for game_id in game_ids}
     found = Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
-    for game_id, user_id, result, username, display_name in found.values_list(
-        "game_id", "user_id", "result", "user__username", "user__display_name"
+    for game_id, *player in found.values_list(
+        "game_id", "user_id", "user__username", "user__display_name", "result", "deadline"
     ):
-        seats[game_id].append((user_id, result, username, display_name or username))
+        seats[game_id].append(Player(*player))
     return seats
 
 
@@ -93,13 +107,12 @@ def finished_rows(games, player_id=None):
                 ended_at=ended_at,
                 ended_iso=ended_at.isoformat(),
                 ended_text=date_text(ended_at),
-                names=[name for *_, name in players],
-                players=[
-                    {"name": name, "url": link("accounts:profile", username)}
-                    for _, _, username, name in players
-                ],
-                winner=next((p[3] for p in players if p[0] == winner_id), None),
-                result=next((RESULTS.get(p[1], p[1]) for p in players if p[0] == player_id), ""),
+                names=[player.name for player in players],
+                players=players,
+                winner=next((p.name for p in players if p.pk == winner_id), None),
+                result=next(
+                    (RESULTS.get(p.result, p.result) for p in players if p.pk == player_id), ""
+                ),
                 turns=turns,
                 review_url=link("games:review", code),
             )

@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from games import bots, limits, vacation as vacations
-from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players
+from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players, seated
 from games.models import (
     Game,
     Invitation,
@@ -580,11 +580,10 @@ def turn_lists(user):
     finished = list(finished_seats(seats))
     # Every listed game's players in one query.
     listed = [*waiting_for_me, *waiting_for_others, *finished]
-    prefetch_related_objects([seat.game for seat in listed], game_seats())
+    players = seated([seat.game_id for seat in listed])  # names as values, not Seat and User rows
     for seat in listed:
-        others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
-        seat.opponents = [s.user for s in others]
-        seat.awaited = [s.user for s in others if s.deadline is not None]
+        seat.opponents = [player for player in players[seat.game_id] if player.pk != user.pk]
+        seat.awaited = [player for player in seat.opponents if player.deadline is not None]
     now = timezone.now()
     # Opponents on vacation: their correspondence games wait for them (public, as on the table).
     playing = [*waiting_for_me, *waiting_for_others]
