@@ -5,8 +5,6 @@ players); building every column of each (a game's engine state and summary,
 a user's password and settings, every date) cost most of those pages' time.
 """
 
-from django.db.models import Prefetch
-
 from config.dates import date_text
 from config.links import link
 from games.models import Seat
@@ -34,16 +32,6 @@ SEAT_FIELDS = (
     "reserve",
     "ended_at",
 )
-
-
-def seats_with_players():
-    """Return the Seat rows of a list, with the names of their players."""
-    return Seat.objects.select_related("user").only(*SEAT_FIELDS, *PLAYER_FIELDS)
-
-
-def game_seats(prefix=""):
-    """Return the prefetch of each game's seats with their players' names, for a list of games."""
-    return Prefetch(f"{prefix}seats", queryset=seats_with_players())
 
 
 def players(relation):

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Count, F, Prefetch, prefetch_related_objects
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from games import bots, limits, vacation as vacations
-from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players, seated
+from games.lists import SEAT_FIELDS, TABLE_FIELDS, players, seated
 from games.models import (
     Game,
     Invitation,
@@ -65,9 +65,9 @@ def home_context(request, computer_form=None):
     context["open_tables"] = listed
     context["more_tables"] = more
     if not request.user.is_authenticated:
-        prefetch_related_objects(in_progress, game_seats())
+        with_players(in_progress)
     for game in in_progress:
-        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+        game.awaited = [player for player in game.players if player.deadline is not None]
     context["in_progress"] = in_progress
     return context
 
@@ -404,9 +404,9 @@ def games_in_progress(user):
     """Return the public games in play anyone may watch, the latest move first (1 query).
 
     The games of `user` are left out: the home page lists them among theirs.
-    Each game carries its `round`, read without the snapshot; the caller reads
-    their seats (with game_seats), which tell the players it waits for (a seat
-    has a deadline exactly while the game waits for it).
+    Each game carries its `round`, read without the snapshot; the caller gives
+    them their players (with_players), who tell the players it waits for (a
+    seat has a deadline exactly while the game waits for it).
     """
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE, private=False)
@@ -533,14 +533,14 @@ def my_tables(user, others=()):
     )
     # Every listed game's players in one query; an invitation's tell its seats taken.
     invited = [invitation.game for invitation in invitations]
-    prefetch_related_objects([*current, *finished, *invited, *others], game_seats())
+    with_players([*current, *finished, *invited, *others])
     for invitation in invitations:
-        invitation.taken = len(invitation.game.seats.all())
+        invitation.taken = len(invitation.game.players)
     # No invitation to a table the user has sat down at since.
     invitations = [
         invitation
         for invitation in invitations
-        if all(seat.user_id != user.pk for seat in invitation.game.seats.all())
+        if all(player.pk != user.pk for player in invitation.game.players)
     ]
     for game in current:
         if game.status == Game.Status.OPEN:
@@ -556,6 +556,13 @@ def my_tables(user, others=()):
         "finished": finished,
         "invitations": invitations,
     }
+
+
+def with_players(games):
+    """Give each of `games` its `players` in seat order (games.lists.Player: names as values)."""
+    players = seated([game.pk for game in games])
+    for game in games:
+        game.players = players[game.pk]
 
 
 def finished_seats(seats):
@@ -687,7 +694,7 @@ def _awaits(game, user):
     (Game._set_deadlines): the game's seats, read anyway for the players'
     names, tell it without parsing the engine state.
     """
-    return any(seat.user_id == user.pk and seat.deadline is not None for seat in game.seats.all())
+    return any(player.pk == user.pk and player.deadline is not None for player in game.players)
 
 
 def _closed_message(game):
