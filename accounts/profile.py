@@ -1,5 +1,7 @@
 """What the profile, head-to-head and leaderboard pages show: a bounded number of queries each."""
 
+from functools import partial
+
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 
@@ -12,6 +14,7 @@ from accounts.models import (
     Rating,
     RatingChange,
 )
+from config import statements
 from config.dates import date_text
 from config.links import link
 from games.cardnames import kind_name
@@ -37,17 +40,16 @@ def profile_stats(user):
     """Return the numbers of `user`'s profile (5 queries, 6 for a player of both editions)."""
     totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
     ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
+    # The lists below are statements compiled once (config.statements): 0.5 ms each less.
     history = {}
-    changes = RatingChange.objects.filter(user=user).order_by("-created_at", "-id")
     for edition in Edition:  # one step down the rating_history index each edition played
         if totals.by_edition.get(edition.value, [0, 0])[0]:
             # Only the ratings the chart draws: 200 dates read from text cost 0.5 ms.
-            points = changes.filter(edition=edition).values_list("after", flat=True)
-            history[edition.value] = list(points[:HISTORY_POINTS])
-    # Of the game, only its code (the link to its review): never its engine state.
-    mine = RatingChange.objects.filter(user=user).values_list("game__code", "delta", "created_at")
-    best = _change(mine.filter(delta__gt=0).order_by("-delta").first())
-    worst = _change(mine.filter(delta__lt=0).order_by("delta").first())
+            history[edition.value] = statements.values(
+                ("rating history", edition.value), partial(_history, edition.value), user.pk
+            )
+    best = _change(statements.values("best game", _best, user.pk))
+    worst = _change(statements.values("worst game", _worst, user.pk))
     editions = []
     for edition in Edition:
         played, won = totals.by_edition.get(edition.value, [0, 0])
@@ -84,11 +86,31 @@ def profile_stats(user):
     }
 
 
+def _history(edition, user_id):
+    changes = RatingChange.objects.filter(user_id=user_id, edition=edition)
+    return changes.order_by("-created_at", "-id").values_list("after", flat=True)[:HISTORY_POINTS]
+
+
+def _changes(user_id):
+    # Of the game, only its code (the link to its review): never its engine state.
+    return RatingChange.objects.filter(user_id=user_id).values_list(
+        "game__code", "delta", "created_at"
+    )
+
+
+def _best(user_id):
+    return _changes(user_id).filter(delta__gt=0).order_by("-delta")[:1]
+
+
+def _worst(user_id):
+    return _changes(user_id).filter(delta__lt=0).order_by("delta")[:1]
+
+
 def _change(found):
-    """Return a best or worst game's (code, delta, created_at) as the profile draws it, or None."""
-    if found is None:
+    """Return a best or worst game's [(code, delta, created_at)] as the profile draws it, or None."""
+    if not found:
         return None
-    code, delta, created_at = found
+    code, delta, created_at = found[0]
     return Row(game=Row(code=code), delta=delta, created_at=created_at)
 
 
@@ -99,11 +121,7 @@ def _rate(won, played):
 def recent_games(user, count=10):
     """Return `user`'s last finished games with their players (2 queries), as plain values."""
     # The seat_history index (user, ended_at, game) holds them newest first.
-    seats = list(
-        Seat.objects.filter(user=user, ended_at__isnull=False)
-        .order_by("-ended_at", "-game_id")
-        .values_list("game_id", "game__code", "game__ended_at", "result")[:count]
-    )
+    seats = statements.values(("recent games", count), partial(_last_seats, count=count), user.pk)
     everyone = seated([game_id for game_id, *_ in seats])
     return [
         {
@@ -115,6 +133,14 @@ def recent_games(user, count=10):
         }
         for game_id, code, ended_at, result in seats
     ]
+
+
+def _last_seats(user_id, count):
+    return (
+        Seat.objects.filter(user_id=user_id, ended_at__isnull=False)
+        .order_by("-ended_at", "-game_id")
+        .values_list("game_id", "game__code", "game__ended_at", "result")[:count]
+    )
 
 
 def games_together(user, other):

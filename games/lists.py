@@ -5,6 +5,7 @@ players); building every column of each (a game's engine state and summary,
 a user's password and settings, every date) cost most of those pages' time.
 """
 
+from config import statements
 from config.dates import date_text
 from config.links import link
 from games.models import Seat
@@ -69,12 +70,20 @@ class Player:
 def seated(game_ids):
     """Return {game id: [Player, ...] in seat order} for the games `game_ids` (one query)."""
     seats = {game_id: [] for game_id in game_ids}
-    found = Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
-    for game_id, *player in found.values_list(
-        "game_id", "user_id", "user__username", "user__display_name", "result", "deadline"
-    ):
-        seats[game_id].append(Player(*player))
+    if seats:
+        for game_id, *player in statements.values("seated", _seats_of, list(seats)):
+            seats[game_id].append(Player(*player))
     return seats
+
+
+def _seats_of(game_ids):
+    return (
+        Seat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "position")
+        .values_list(
+            "game_id", "user_id", "user__username", "user__display_name", "result", "deadline"
+        )
+    )
 
 
 def finished_rows(games, player_id=None):

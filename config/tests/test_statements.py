@@ -1,0 +1,60 @@
+"""List queries compiled once per process (config/statements.py) return what the ORM returns."""
+
+import pytest
+
+from config import statements
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(game_ids):
+    return (
+        Seat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "position")
+        .values_list("game_id", "user__username", "joined_at", "deadline")
+    )
+
+
+def games_of(user_id):
+    return Game.objects.filter(host_id=user_id).order_by("pk").values_list("code", flat=True)
+
+
+@pytest.fixture
+def tables(alice, bob, charlie):
+    games = []
+    for host, guest in ((alice, bob), (bob, charlie), (alice, charlie)):
+        game = Game.objects.create(host=host, seat_count=2)
+        Seat.objects.create(game=game, user=host, position=0)
+        Seat.objects.create(game=game, user=guest, position=1)
+        games.append(game)
+    return games
+
+
+def test_it_returns_the_rows_the_orm_returns(tables, alice, bob):
+    ids = [game.pk for game in tables]
+    for some in (ids, ids[:1], ids[1:]):
+        rows = statements.values("test seats", seats_of, some)
+        assert rows == list(seats_of(some))
+        assert rows[0][2].tzinfo is not None  # the dates converted as the ORM converts them
+    for user in (alice, bob):
+        assert statements.values("test games", games_of, user.pk) == list(games_of(user.pk))
+
+
+def test_it_builds_and_compiles_a_statement_once(tables, alice, bob):
+    built = []
+
+    def build(user_id):
+        built.append(user_id)
+        return games_of(user_id)
+
+    assert statements.values("test once", build, alice.pk) == list(games_of(alice.pk))
+    assert statements.values("test once", build, bob.pk) == list(games_of(bob.pk))
+    assert len(built) == 1 and built[0] < 0  # built once, with a stand-in id
+
+
+def test_it_refuses_what_it_cannot_compile_once(alice):
+    with pytest.raises(ValueError, match="values_list"):
+        statements.values("test models", lambda user_id: Game.objects.filter(host_id=user_id), 1)
+    with pytest.raises(ValueError, match="every id"):
+        statements.values("test ignored", lambda user_id: games_of(alice.pk), 1)
