@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.blocks import blocked_ids
+from config import statements
 from games.models import Game, group_name, group_send
 
 MAX_LENGTH = 500
@@ -132,7 +133,15 @@ def chat_off(game, user):
     """Whether `user` has switched the chat off, in every game or in this one."""
     if getattr(user, "chat_off", False):
         return True
-    return ChatMute.objects.filter(game=game, user_id=user.pk).exists()
+    if user.pk is None:  # a visitor never muted a game
+        return False
+    return bool(statements.values("chat muted", _muted, game.pk, user.pk))
+
+
+def _muted(game_id, user_id):
+    return ChatMute.objects.filter(game_id=game_id, user_id=user_id).values_list("pk", flat=True)[
+        :1
+    ]
 
 
 def set_chat_off(game, user, off):
