@@ -21,6 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
+from config import statements
 from games import bots, limits, vacation as vacations
 from games.lists import SEAT_FIELDS, TABLE_FIELDS, players, seated
 from games.models import (
@@ -408,18 +409,21 @@ def games_in_progress(user):
     them their players (with_players), who tell the players it waits for (a
     seat has a deadline exactly while the game waits for it).
     """
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, private=False)
-        .only(*TABLE_FIELDS)
-        .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
-    )
     if user.is_authenticated:
-        games = games.exclude(seats__user=user)
-    games = list(games[:IN_PROGRESS_SHOWN])
+        games = statements.models("games in progress, not mine", _in_progress, user.pk)
+    else:
+        games = statements.models("games in progress", _in_progress)
     for game in games:
         # As the table page counts rounds (GameState.round), from the stored turn number.
         game.round = (game.turn_number - 1) // game.seat_count + 1 if game.turn_number else 0
     return games
+
+
+def _in_progress(user_id=None):
+    games = Game.objects.filter(status=Game.Status.ACTIVE, private=False).only(*TABLE_FIELDS)
+    if user_id is not None:
+        games = games.exclude(seats__user_id=user_id)
+    return games.order_by(F("last_move_at").desc(nulls_last=True), "-pk")[:IN_PROGRESS_SHOWN]
 
 
 def page_size():
@@ -501,16 +505,10 @@ def my_tables(user, others=()):
     """
     # Each select_related costs building and reading every column of a user: only what is shown.
     # Nor the engine state and the summary: a list never shows them.
-    games = Game.objects.only(*TABLE_FIELDS)
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
-    current = games.filter(
-        seats__user=user,
-        seats__ended_at=None,
-        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
-    ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
-    current = list(current)
+    current = statements.models("my tables", _current_tables, user.pk)
     last_seats = finished_seats(
         user.seats.select_related("game__winner").only(
             "game",
@@ -556,6 +554,15 @@ def my_tables(user, others=()):
         "finished": finished,
         "invitations": invitations,
     }
+
+
+def _current_tables(user_id):
+    games = Game.objects.only(*TABLE_FIELDS).filter(
+        seats__user_id=user_id,
+        seats__ended_at=None,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+    )
+    return games.order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
 
 
 def with_players(games):

@@ -58,3 +58,21 @@ def test_it_refuses_what_it_cannot_compile_once(alice):
         statements.values("test models", lambda user_id: Game.objects.filter(host_id=user_id), 1)
     with pytest.raises(ValueError, match="every id"):
         statements.values("test ignored", lambda user_id: games_of(alice.pk), 1)
+
+
+def hosted(user_id):
+    return Game.objects.filter(host_id=user_id).only("code", "status").order_by("-pk")
+
+
+def test_it_builds_the_models_the_orm_builds(tables, alice, bob):
+    for user in (alice, bob):
+        games = statements.models("test hosted", hosted, user.pk)
+        orm = list(hosted(user.pk))
+        assert games == orm
+        assert [g.get_deferred_fields() for g in games] == [g.get_deferred_fields() for g in orm]
+        assert [(g.code, g.status) for g in games] == [(g.code, g.status) for g in orm]
+
+
+def test_it_refuses_models_with_their_relations(alice):
+    with pytest.raises(ValueError, match="select_related"):
+        statements.models("test related", lambda u: hosted(u).select_related("host"), alice.pk)
