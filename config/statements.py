@@ -75,15 +75,17 @@ def _compile(build, ids, values):
     queryset = build(*stand_ins)
     query = queryset.query
     if query.annotation_select or query.extra_select:
-        raise ValueError(f"{queryset!r}: only plain columns are compiled once")
+        raise ValueError(f"{queryset.model.__name__} query: only plain columns are compiled once")
     if values and not query.values_select:
-        raise ValueError(f"{queryset!r}: values() takes a values_list")
+        raise ValueError(f"{queryset.model.__name__} query: values() takes a values_list")
     if not values and (
         queryset._iterable_class is not ModelIterable
         or query.select_related
         or queryset._prefetch_related_lookups
     ):
-        raise ValueError(f"{queryset!r}: models() takes models, without select_related or prefetch")
+        raise ValueError(
+            f"{queryset.model.__name__} query: models() takes models, without select_related or prefetch"
+        )
     compiler = query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
     where = {}
@@ -92,7 +94,7 @@ def _compile(build, ids, values):
             where[value] = (a, e)
     places = [(*where[p], None) if p in where else (None, None, p) for p in params]
     if len({(a, e) for a, e, _ in places if a is not None}) != n:
-        raise ValueError(f"{queryset!r}: not every id is a parameter of its SQL")
+        raise ValueError(f"{queryset.model.__name__} query: not every id is a parameter of its SQL")
     columns = [column for column, _, _ in compiler.select]
     return {
         "alias": queryset.db,
