@@ -42,7 +42,11 @@ def _blocked_by(user_id):
 
 
 def has_blocked(blocker, blocked):
-    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+    return bool(statements.values("has blocked", _block_of, blocker.pk, blocked.pk))
+
+
+def _block_of(blocker_id, blocked_id):
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).values_list("pk")[:1]
 
 
 def block(blocker, blocked):

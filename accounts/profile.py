@@ -38,9 +38,10 @@ def user_named(request, username, **active):
 
 def profile_stats(user):
     """Return the numbers of `user`'s profile (5 queries, 6 for a player of both editions)."""
-    totals = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
-    ratings = {r.edition: r for r in Rating.objects.filter(user=user)}
-    # The lists below are statements compiled once (config.statements): 0.5 ms each less.
+    # Every query here is a statement compiled once (config.statements): 0.5 ms each less.
+    totals = statements.models("player stats", _stats, user.pk)
+    totals = totals[0] if totals else PlayerStats(user=user)
+    ratings = {r.edition: r for r in statements.models("ratings", _ratings, user.pk)}
     history = {}
     for edition in Edition:  # one step down the rating_history index each edition played
         if totals.by_edition.get(edition.value, [0, 0])[0]:
@@ -84,6 +85,14 @@ def profile_stats(user):
         "rent_per_game": totals.rent_collected / totals.games if totals.games else None,
         "favourite_actions": favourite,
     }
+
+
+def _stats(user_id):
+    return PlayerStats.objects.filter(user_id=user_id).order_by("pk")[:1]
+
+
+def _ratings(user_id):
+    return Rating.objects.filter(user_id=user_id)
 
 
 def _history(edition, user_id):
@@ -153,7 +162,8 @@ def games_together(user, other):
 
 def head_to_head(user, other):
     """Return `user`'s record against `other` (stored: HeadToHead)."""
-    stored = HeadToHead.objects.filter(user=user, opponent=other).first()
+    stored = statements.models("head to head", _head_to_head, user.pk, other.pk)
+    stored = stored[0] if stored else None
     record = {
         "games": stored.games if stored else 0,
         "won": stored.won if stored else 0,
@@ -161,6 +171,10 @@ def head_to_head(user, other):
     }
     record["others"] = record["games"] - record["won"] - record["lost"]
     return record
+
+
+def _head_to_head(user_id, other_id):
+    return HeadToHead.objects.filter(user_id=user_id, opponent_id=other_id).order_by("pk")[:1]
 
 
 def leaderboard(edition):
