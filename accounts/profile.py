@@ -130,7 +130,9 @@ def _rate(won, played):
 def recent_games(user, count=10):
     """Return `user`'s last finished games with their players (2 queries), as plain values."""
     # The seat_history index (user, ended_at, game) holds them newest first.
-    seats = statements.values(("recent games", count), partial(_last_seats, count=count), user.pk)
+    seats = statements.values(
+        ("profile recent games", count), partial(_last_seats, count=count), user.pk
+    )
     everyone = seated([game_id for game_id, *_ in seats])
     return [
         {

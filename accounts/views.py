@@ -40,7 +40,7 @@ from accounts.profile import (
 from config.dates import date_text
 from config.links import link
 from games import bots, vacation as vacations
-from games.keyset import requested_page
+from games.keyset import Listed, requested_page
 from games.lists import Row
 from games.models import Game
 
@@ -189,16 +189,9 @@ def versus(request, username, other):
     """Show the record of two players against each other, with their games together."""
     user = user_named(request, username, is_active=True)
     opponent = user_named(request, other, is_active=True)
-    rows = games_together(user, opponent).values_list(
-        "game__code", "game__ended_at", "game__winner__username", "game__winner__display_name"
-    )
-
-    def position(code):
-        return rows.filter(game__code=code).values_list("ended_at", "game_id").first()
-
-    page = requested_page(
-        request, rows, VERSUS_PER_PAGE, "ended_at", "game_id", position, lambda r: r[0]
-    )
+    together = (user.pk, opponent.pk)
+    listed = Listed("versus", _versus, together, "ended_at", "game_id", "game__code")
+    page = requested_page(request, listed, VERSUS_PER_PAGE, lambda row: row[0])
     page.object_list = [
         Row(
             code=code,
@@ -215,6 +208,12 @@ def versus(request, username, other):
         "page": page,
     }
     return render(request, "accounts/versus.html", context)
+
+
+def _versus(user_id, other_id):
+    return games_together(user_id, other_id).values_list(
+        "game__code", "game__ended_at", "game__winner__username", "game__winner__display_name"
+    )
 
 
 def leaderboard(request):

@@ -2,24 +2,29 @@
 
 Building a queryset and compiling it costs 0.4 to 0.7 ms of CPU each time,
 several times what SQLite takes to run it; a page of lists runs five or
-more. `values(key, build, *ids)` runs the values_list queryset `build(*ids)`
-with its SQL compiled on first use only: the first call builds it with
-stand-in ids, finds where they went among the SQL's parameters, and keeps
-the SQL, those places and the columns' converters; later calls only put the
-ids in their places. `models(key, build, *ids)` does the same for a queryset
-of model instances (no select_related or prefetch: their rows are built by
-RawQuerySet, the columns left out deferred as with only()). The ids are
-integers (primary keys) or lists of them (a list's length is part of the
-statement: `id IN (%s, %s)`); whatever else `build` puts in the query is
-fixed at the first call, so it must depend on nothing but the ids and `key`.
+more. `values(key, build, *args)` runs the values_list queryset
+`build(*args)` with its SQL compiled on first use only: the first call
+builds it with stand-in arguments, finds where they went among the SQL's
+parameters, and keeps the SQL, those places and the columns' converters;
+later calls only put the arguments in their places. `models(key, build,
+*args)` does the same for a queryset of model instances (no select_related
+or prefetch: their rows are built by RawQuerySet, the columns left out
+deferred as with only()). The arguments are integers (primary keys), lists
+of them (a list's length is part of the statement: `id IN (%s, %s)`),
+strings (compared as they are: no LIKE) and aware datetimes (adapted as a
+DateTimeField's); whatever else `build` puts in the query is fixed at the
+first call, so it must depend on nothing but its arguments and `key`.
 """
+
+from datetime import UTC, datetime, timedelta
 
 from django.db import connections
 from django.db.models.query import FlatValuesListIterable, ModelIterable
 
-_statements = {}  # by (key, lengths of the list arguments)
+_statements = {}  # by (key, kind, the arguments' types and lists' lengths)
 
 STAND_IN = -2_000_000_000  # no key is this low (yet within 32 bits); stand-in n is STAND_IN - n
+STAND_IN_TIME = datetime(1901, 1, 1, tzinfo=UTC)  # and n microseconds: no game ended then
 
 
 def values(key, build, *ids):
@@ -54,23 +59,42 @@ def models(key, build, *ids):
 
 
 def _statement(key, build, ids, values):
-    shape = (key, values, *(len(i) if isinstance(i, list) else None for i in ids))
+    shape = (key, values, *(len(i) if isinstance(i, list) else type(i) for i in ids))
     statement = _statements.get(shape)
     if statement is None:
         statement = _statements[shape] = _compile(build, ids, values)
     arguments = [i if isinstance(i, list) else [i] for i in ids]
-    params = [arguments[a][e] if a is not None else fixed for a, e, fixed in statement["places"]]
+    ops = connections[statement["alias"]].ops
+    params = []
+    for a, e, fixed in statement["places"]:
+        if a is None:
+            params.append(fixed)
+        elif fixed is datetime:
+            params.append(ops.adapt_datetimefield_value(arguments[a][e]))
+        else:
+            params.append(arguments[a][e])
     return statement, params
+
+
+def _stand_in(value, n):
+    """Return the stand-in number `n` for an argument like `value`."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return STAND_IN - n
+    if isinstance(value, str):
+        return f"\x1fstand-in {n}\x1f"
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return STAND_IN_TIME + timedelta(microseconds=n)
+    raise TypeError(f"{value!r}: a statement takes ids, strings, aware datetimes or lists of ids")
 
 
 def _compile(build, ids, values):
     stand_ins, n = [], 0
     for i in ids:
         if isinstance(i, list):
-            stand_ins.append([STAND_IN - n - k for k in range(len(i))])
+            stand_ins.append([_stand_in(0, n + k) for k in range(len(i))])
             n += len(i)
         else:
-            stand_ins.append(STAND_IN - n)
+            stand_ins.append(_stand_in(i, n))
             n += 1
     queryset = build(*stand_ins)
     query = queryset.query
@@ -88,13 +112,17 @@ def _compile(build, ids, values):
         )
     compiler = query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
-    where = {}
+    ops = compiler.connection.ops
+    where = {}  # each stand-in as it appears among the parameters: (argument, element, type)
     for a, i in enumerate(stand_ins):
         for e, value in enumerate(i if isinstance(i, list) else [i]):
-            where[value] = (a, e)
-    places = [(*where[p], None) if p in where else (None, None, p) for p in params]
+            if isinstance(value, datetime):
+                where[ops.adapt_datetimefield_value(value)] = (a, e, datetime)
+            else:
+                where[value] = (a, e, None)
+    places = [where[p] if _hashable(p) and p in where else (None, None, p) for p in params]
     if len({(a, e) for a, e, _ in places if a is not None}) != n:
-        raise ValueError(f"{queryset.model.__name__} query: not every id is a parameter of its SQL")
+        raise ValueError(f"{queryset.model.__name__} query: not every argument is a parameter")
     columns = [column for column, _, _ in compiler.select]
     return {
         "alias": queryset.db,
@@ -104,3 +132,11 @@ def _compile(build, ids, values):
         "flat": queryset._iterable_class is FlatValuesListIterable,
         "model": queryset.model,
     }
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True

@@ -30,7 +30,7 @@ from games.cardnames import translate_english_name
 from games.chat_panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
-from games.keyset import requested_page
+from games.keyset import KeysetPage, Listed, requested_page
 from games.lists import finished_rows
 from games.log import dealt_state, full_log
 from games.memo import Memo
@@ -470,24 +470,17 @@ def finished_games(request):
     # The player's seats in finished games, newest first, from the seat_history index; with
     # one opponent, their games together from together_history (GameTogether), both a page
     # at a time (neither walks the player's whole history).
-    found = Seat.objects.filter(user=player, ended_at__isnull=False)
     other = None
     if opponent:
         other = get_user_model().objects.filter(username=opponent).first()
     if other is not None and other != player:
-        found = games_together(player, other)
-    elif opponent and other is None:
-        found = found.none()
-    found = found.values_list(
-        "game_id", "game__code", "game__ended_at", "game__turn_number", "game__winner_id"
-    )
-
-    def position(code):
-        return found.filter(game__code=code).values_list("ended_at", "game_id").first()
-
-    page = requested_page(
-        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda row: row[1]
-    )
+        listed = Listed("games together", _games_together, (player.pk, other.pk), *FINISHED_KEYS)
+    else:
+        listed = Listed("finished games", _finished_seats, (player.pk,), *FINISHED_KEYS)
+    if opponent and other is None:
+        page = KeysetPage([])
+    else:
+        page = requested_page(request, listed, GAMES_PER_PAGE, lambda row: row[1])
     rows = finished_rows(page.object_list, player.pk)
     query = {"player": player.get_username()}
     if opponent:
@@ -503,18 +496,28 @@ def finished_games(request):
     return render(request, "games/finished.html", context)
 
 
+# The fields a player's finished games are read newest first by, and named by.
+FINISHED_KEYS = ("ended_at", "game_id", "game__code")
+LISTED = ("game_id", "game__code", "game__ended_at", "game__turn_number", "game__winner_id")
+
+
+def _finished_seats(player_id):
+    return Seat.objects.filter(user_id=player_id, ended_at__isnull=False).values_list(*LISTED)
+
+
+def _games_together(player_id, other_id):
+    return games_together(player_id, other_id).values_list(*LISTED)
+
+
+def _recent_games():
+    games = Game.objects.filter(status=Game.Status.FINISHED)
+    return games.values_list("pk", "code", "ended_at", "turn_number", "winner_id")
+
+
 @login_required
 def recent_games(request):
     """Every player's finished games, newest first, each with its review."""
-    games = Game.objects.filter(status=Game.Status.FINISHED).values_list(
-        "pk", "code", "ended_at", "turn_number", "winner_id"
-    )
-
-    def position(code):
-        return games.filter(code=code).values_list("ended_at", "pk").first()
-
-    page = requested_page(
-        request, games, GAMES_PER_PAGE, "ended_at", "pk", position, lambda row: row[1]
-    )
+    listed = Listed("recent games", _recent_games, (), "ended_at", "pk", "code")
+    page = requested_page(request, listed, GAMES_PER_PAGE, lambda row: row[1])
     page.object_list = finished_rows(page.object_list)
     return render(request, "games/recent.html", {"page": page})

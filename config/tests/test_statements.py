@@ -56,7 +56,7 @@ def test_it_builds_and_compiles_a_statement_once(tables, alice, bob):
 def test_it_refuses_what_it_cannot_compile_once(alice):
     with pytest.raises(ValueError, match="values_list"):
         statements.values("test models", lambda user_id: Game.objects.filter(host_id=user_id), 1)
-    with pytest.raises(ValueError, match="every id"):
+    with pytest.raises(ValueError, match="every argument"):
         statements.values("test ignored", lambda user_id: games_of(alice.pk), 1)
 
 
@@ -76,3 +76,20 @@ def test_it_builds_the_models_the_orm_builds(tables, alice, bob):
 def test_it_refuses_models_with_their_relations(alice):
     with pytest.raises(ValueError, match="select_related"):
         statements.models("test related", lambda u: hosted(u).select_related("host"), alice.pk)
+
+
+def test_it_takes_names_and_moments_as_the_orm_does(tables, alice):
+    first = Game.objects.order_by("pk").first()
+
+    def since(host_name, when):
+        games = Game.objects.filter(host__username=host_name, created_at__gte=when)
+        return games.order_by("pk").values_list("code", flat=True)
+
+    for name, when in (
+        ("alice", first.created_at),
+        ("bob", first.created_at),
+        ("alice", tables[2].created_at),
+    ):
+        assert statements.values("test since", since, name, when) == list(since(name, when))
+    with pytest.raises(TypeError):
+        statements.values("test since", since, None, first.created_at)
