@@ -5,10 +5,12 @@ players); building every column of each (a game's engine state and summary,
 a user's password and settings, every date) cost most of those pages' time.
 """
 
+from django.db import router
+
 from config import statements
 from config.dates import date_text
 from config.links import link
-from games.models import Seat
+from games.models import Game, Seat
 
 # What a list shows of a player: the name, the profile link, whether a computer plays.
 PLAYER_FIELDS = ("user__username", "user__display_name", "user__bot_level")
@@ -33,6 +35,34 @@ SEAT_FIELDS = (
     "reserve",
     "ended_at",
 )
+
+
+def _columns(model, names):
+    """Return the concrete fields of `model` named in `names`, and its key, in the model's order."""
+    return [f for f in model._meta.concrete_fields if f.primary_key or f.name in names]
+
+
+_SEAT_COLUMNS = _columns(Seat, SEAT_FIELDS)
+_GAME_COLUMNS = _columns(Game, TABLE_FIELDS)
+
+
+def seats_with_games(name, build, *args):
+    """Return the Seats of the queryset `build(*args)`, each with its game, from a statement compiled once.
+
+    As `select_related("game").only(*SEAT_FIELDS, *game TABLE_FIELDS)` builds
+    them (the columns left out deferred), from one row of values each.
+    """
+    columns = [f.name for f in _SEAT_COLUMNS] + [f"game__{f.name}" for f in _GAME_COLUMNS]
+    rows = statements.values(name, lambda *a: build(*a).values_list(*columns), *args)
+    alias = router.db_for_read(Seat)
+    seat_names = [f.attname for f in _SEAT_COLUMNS]
+    game_names = [f.attname for f in _GAME_COLUMNS]
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(alias, seat_names, row[: len(seat_names)])
+        seat.game = Game.from_db(alias, game_names, row[len(seat_names) :])
+        seats.append(seat)
+    return seats
 
 
 def players(relation):

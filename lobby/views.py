@@ -23,7 +23,7 @@ from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from config import statements
 from games import bots, limits, vacation as vacations
-from games.lists import SEAT_FIELDS, TABLE_FIELDS, players, seated
+from games.lists import TABLE_FIELDS, players, seated, seats_with_games
 from games.models import (
     Game,
     Invitation,
@@ -582,16 +582,11 @@ def turn_lists(user):
 
     Each seat comes with its game and the game's seats (the opponents' names).
     """
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("game")
-        .only(*SEAT_FIELDS, *(f"game__{name}" for name in TABLE_FIELDS))
-    )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
-    for seat in seats.filter(ended_at=None, game__status=Game.Status.ACTIVE):
+    for seat in seats_with_games("seats in play", _seats_in_play, user.pk):
         (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
-    finished = list(finished_seats(seats))
+    finished = seats_with_games("finished seats", _finished_seats, user.pk)
     # Every listed game's players in one query.
     listed = [*waiting_for_me, *waiting_for_others, *finished]
     players = seated([seat.game_id for seat in listed])  # names as values, not Seat and User rows
@@ -622,6 +617,14 @@ def turn_lists(user):
         "finished": finished,
         "now": now,
     }
+
+
+def _seats_in_play(user_id):
+    return Seat.objects.filter(user_id=user_id, ended_at=None, game__status=Game.Status.ACTIVE)
+
+
+def _finished_seats(user_id):
+    return finished_seats(Seat.objects.filter(user_id=user_id))
 
 
 def mark_read(user, notifications):
