@@ -1,8 +1,12 @@
-"""What the lists of games read: only the columns they show.
+"""What the lists of games read: only the columns they show, as plain values where they can.
 
 A list of twenty games reads a hundred rows (the games, their seats, their
 players); building every column of each (a game's engine state and summary,
-a user's password and settings, every date) cost most of those pages' time.
+a user's password and settings, every date) cost most of those pages' time,
+then building a model instance of each row, prefetching them, and compiling
+the queries again on every request. The lists read plain values (`seated`,
+`finished_rows`) or build their few models from one row of values each
+(`joined`), with statements compiled once per process (config.statements).
 """
 
 from django.db import router
@@ -13,7 +17,7 @@ from config.links import link
 from games.models import Game, Seat
 
 # What a list shows of a player: the name, the profile link, whether a computer plays.
-PLAYER_FIELDS = ("user__username", "user__display_name", "user__bot_level")
+PLAYER_NAMES = ("username", "display_name", "bot_level")
 # What a list shows of a game; with the columns lists are sorted and filtered by.
 GAME_FIELDS = ("code", "status", "seat_count", "turn_number", "ended_at", "winner")
 # The lobby's lists also say each table's options and pace.
@@ -42,32 +46,47 @@ def _columns(model, names):
     return [f for f in model._meta.concrete_fields if f.primary_key or f.name in names]
 
 
-_SEAT_COLUMNS = _columns(Seat, SEAT_FIELDS)
-_GAME_COLUMNS = _columns(Game, TABLE_FIELDS)
+def joined(name, build, args, model, fields, related):
+    """Return the `model` rows of the queryset `build(*args)` with their `related` rows.
+
+    As `select_related(*related).only(*fields, ...)` builds them (the columns
+    left out deferred), from one row of values each read by a statement
+    compiled once (config.statements). `related`: {forward relation (from
+    `model`, or from one named before it: "game__winner"): (its model, the
+    names of its fields read)}.
+    """
+    parts = [("", model, _columns(model, fields))]
+    parts += [(f"{relation}__", m, _columns(m, names)) for relation, (m, names) in related.items()]
+    columns = [prefix + f.name for prefix, _, found in parts for f in found]
+    rows = statements.values(name, lambda *a: build(*a).values_list(*columns), *args)
+    alias = router.db_for_read(model)
+    found = []
+    for row in rows:
+        start, objects = 0, []
+        for _, part_model, part_fields in parts:
+            end = start + len(part_fields)
+            values = row[start:end]
+            key = next(i for i, f in enumerate(part_fields) if f.primary_key)
+            names = [f.attname for f in part_fields]
+            # No related row (a null key): None, as select_related gives it.
+            objects.append(
+                None if values[key] is None else part_model.from_db(alias, names, values)
+            )
+            start = end
+        for relation, value in zip(related, objects[1:]):
+            *path, last = relation.split("__")  # "game__winner": the winner of the game
+            target = objects[0]
+            for step in path:
+                target = getattr(target, step)
+            if target is not None:
+                setattr(target, last, value)
+        found.append(objects[0])
+    return found
 
 
 def seats_with_games(name, build, *args):
-    """Return the Seats of the queryset `build(*args)`, each with its game, from a statement compiled once.
-
-    As `select_related("game").only(*SEAT_FIELDS, *game TABLE_FIELDS)` builds
-    them (the columns left out deferred), from one row of values each.
-    """
-    columns = [f.name for f in _SEAT_COLUMNS] + [f"game__{f.name}" for f in _GAME_COLUMNS]
-    rows = statements.values(name, lambda *a: build(*a).values_list(*columns), *args)
-    alias = router.db_for_read(Seat)
-    seat_names = [f.attname for f in _SEAT_COLUMNS]
-    game_names = [f.attname for f in _GAME_COLUMNS]
-    seats = []
-    for row in rows:
-        seat = Seat.from_db(alias, seat_names, row[: len(seat_names)])
-        seat.game = Game.from_db(alias, game_names, row[len(seat_names) :])
-        seats.append(seat)
-    return seats
-
-
-def players(relation):
-    """Return the fields a list shows of the player `relation` (e.g. "game__winner")."""
-    return [f"{relation}__{name.removeprefix('user__')}" for name in PLAYER_FIELDS]
+    """Return the Seats of the queryset `build(*args)` with their games (TABLE_FIELDS), as `joined`."""
+    return joined(name, build, args, Seat, SEAT_FIELDS, {"game": (Game, TABLE_FIELDS)})
 
 
 RESULTS = dict(Seat.Result.choices)

@@ -23,7 +23,7 @@ from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from config import statements
 from games import bots, limits, vacation as vacations
-from games.lists import TABLE_FIELDS, players, seated, seats_with_games
+from games.lists import PLAYER_NAMES, TABLE_FIELDS, joined, seated, seats_with_games
 from games.models import (
     Game,
     Invitation,
@@ -509,25 +509,25 @@ def my_tables(user, others=()):
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
     current = statements.models("my tables", _current_tables, user.pk)
-    last_seats = finished_seats(
-        user.seats.select_related("game__winner").only(
-            "game",
-            "ended_at",
-            *(f"game__{name}" for name in TABLE_FIELDS),
-            *players("game__winner"),
-        )
+    # The last finished games with their winners' names, and the invitations with their
+    # tables and who sent them: statements compiled once (games.lists.joined).
+    game = {"game": (Game, TABLE_FIELDS)}
+    last_seats = joined(
+        "home finished seats",
+        _finished_seats,
+        (user.pk,),
+        Seat,
+        ("game", "ended_at"),
+        {**game, "game__winner": (get_user_model(), PLAYER_NAMES)},
     )
     finished = [seat.game for seat in last_seats]
-    invitations = list(
-        Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
-        .select_related("game", "invited_by")
-        .only(
-            "game",
-            "invited_by",
-            *(f"game__{name}" for name in TABLE_FIELDS),
-            *players("invited_by"),
-        )
-        .order_by("-created_at")
+    invitations = joined(
+        "invitations",
+        _invitations,
+        (user.pk,),
+        Invitation,
+        ("game", "invited_by"),
+        {**game, "invited_by": (get_user_model(), PLAYER_NAMES)},
     )
     # Every listed game's players in one query; an invitation's tell its seats taken.
     invited = [invitation.game for invitation in invitations]
@@ -554,6 +554,11 @@ def my_tables(user, others=()):
         "finished": finished,
         "invitations": invitations,
     }
+
+
+def _invitations(user_id):
+    invitations = Invitation.objects.filter(user_id=user_id, game__status=Game.Status.OPEN)
+    return invitations.order_by("-created_at")
 
 
 def _current_tables(user_id):
