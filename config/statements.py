@@ -18,7 +18,7 @@ first call, so it must depend on nothing but its arguments and `key`.
 
 from datetime import UTC, datetime, timedelta
 
-from django.db import connections
+from django.db import connections, router
 from django.db.models.query import FlatValuesListIterable, ModelIterable
 
 _statements = {}  # by (key, kind, the arguments' types and lists' lengths)
@@ -56,6 +56,47 @@ def models(key, build, *ids):
     statement, params = _statement(key, build, ids, values=False)
     model = statement["model"]
     return list(model._default_manager.raw(statement["sql"], params).using(statement["alias"]))
+
+
+def _columns(model, names):
+    """Return the concrete fields of `model` named in `names`, and its key, in the model's order."""
+    return [f for f in model._meta.concrete_fields if f.primary_key or f.name in names]
+
+
+def joined(name, build, args, model, fields, related):
+    """Return the `model` rows of the queryset `build(*args)` with their `related` rows.
+
+    As `select_related(*related).only(*fields, ...)` builds them (the columns
+    left out deferred), from one row of values each read by a statement
+    compiled once (config.statements). `related`: {forward relation (from
+    `model`, or from one named before it: "game__winner"): (its model, the
+    names of its fields read)}.
+    """
+    parts = [("", model, _columns(model, fields))]
+    parts += [(f"{relation}__", m, _columns(m, names)) for relation, (m, names) in related.items()]
+    columns = [prefix + f.name for prefix, _, found in parts for f in found]
+    rows = values(name, lambda *a: build(*a).values_list(*columns), *args)
+    alias = router.db_for_read(model)
+    found = []
+    for row in rows:
+        start, objects = 0, []
+        for _, part_model, part_fields in parts:
+            end = start + len(part_fields)
+            part = row[start:end]
+            key = next(i for i, f in enumerate(part_fields) if f.primary_key)
+            names = [f.attname for f in part_fields]
+            # No related row (a null key): None, as select_related gives it.
+            objects.append(None if part[key] is None else part_model.from_db(alias, names, part))
+            start = end
+        for relation, value in zip(related, objects[1:]):
+            *path, last = relation.split("__")  # "game__winner": the winner of the game
+            target = objects[0]
+            for step in path:
+                target = getattr(target, step)
+            if target is not None:
+                setattr(target, last, value)
+        found.append(objects[0])
+    return found
 
 
 def _statement(key, build, ids, values):

@@ -6,10 +6,8 @@ a user's password and settings, every date) cost most of those pages' time,
 then building a model instance of each row, prefetching them, and compiling
 the queries again on every request. The lists read plain values (`seated`,
 `finished_rows`) or build their few models from one row of values each
-(`joined`), with statements compiled once per process (config.statements).
+(config.statements.joined), with statements compiled once per process.
 """
-
-from django.db import router
 
 from config import statements
 from config.dates import date_text
@@ -41,52 +39,9 @@ SEAT_FIELDS = (
 )
 
 
-def _columns(model, names):
-    """Return the concrete fields of `model` named in `names`, and its key, in the model's order."""
-    return [f for f in model._meta.concrete_fields if f.primary_key or f.name in names]
-
-
-def joined(name, build, args, model, fields, related):
-    """Return the `model` rows of the queryset `build(*args)` with their `related` rows.
-
-    As `select_related(*related).only(*fields, ...)` builds them (the columns
-    left out deferred), from one row of values each read by a statement
-    compiled once (config.statements). `related`: {forward relation (from
-    `model`, or from one named before it: "game__winner"): (its model, the
-    names of its fields read)}.
-    """
-    parts = [("", model, _columns(model, fields))]
-    parts += [(f"{relation}__", m, _columns(m, names)) for relation, (m, names) in related.items()]
-    columns = [prefix + f.name for prefix, _, found in parts for f in found]
-    rows = statements.values(name, lambda *a: build(*a).values_list(*columns), *args)
-    alias = router.db_for_read(model)
-    found = []
-    for row in rows:
-        start, objects = 0, []
-        for _, part_model, part_fields in parts:
-            end = start + len(part_fields)
-            values = row[start:end]
-            key = next(i for i, f in enumerate(part_fields) if f.primary_key)
-            names = [f.attname for f in part_fields]
-            # No related row (a null key): None, as select_related gives it.
-            objects.append(
-                None if values[key] is None else part_model.from_db(alias, names, values)
-            )
-            start = end
-        for relation, value in zip(related, objects[1:]):
-            *path, last = relation.split("__")  # "game__winner": the winner of the game
-            target = objects[0]
-            for step in path:
-                target = getattr(target, step)
-            if target is not None:
-                setattr(target, last, value)
-        found.append(objects[0])
-    return found
-
-
 def seats_with_games(name, build, *args):
-    """Return the Seats of the queryset `build(*args)` with their games (TABLE_FIELDS), as `joined`."""
-    return joined(name, build, args, Seat, SEAT_FIELDS, {"game": (Game, TABLE_FIELDS)})
+    """Return the Seats of the queryset `build(*args)` with their games (TABLE_FIELDS): `joined`."""
+    return statements.joined(name, build, args, Seat, SEAT_FIELDS, {"game": (Game, TABLE_FIELDS)})
 
 
 RESULTS = dict(Seat.Result.choices)

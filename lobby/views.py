@@ -23,7 +23,7 @@ from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from config import statements
 from games import bots, limits, vacation as vacations
-from games.lists import PLAYER_NAMES, TABLE_FIELDS, joined, seated, seats_with_games
+from games.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.models import (
     Game,
     Invitation,
@@ -510,9 +510,9 @@ def my_tables(user, others=()):
     # the unfinished ones, and the newest finished ones, however many games they finished.
     current = statements.models("my tables", _current_tables, user.pk)
     # The last finished games with their winners' names, and the invitations with their
-    # tables and who sent them: statements compiled once (games.lists.joined).
+    # tables and who sent them: statements compiled once (config.statements.joined).
     game = {"game": (Game, TABLE_FIELDS)}
-    last_seats = joined(
+    last_seats = statements.joined(
         "home finished seats",
         _finished_seats,
         (user.pk,),
@@ -521,7 +521,7 @@ def my_tables(user, others=()):
         {**game, "game__winner": (get_user_model(), PLAYER_NAMES)},
     )
     finished = [seat.game for seat in last_seats]
-    invitations = joined(
+    invitations = statements.joined(
         "invitations",
         _invitations,
         (user.pk,),

@@ -3,7 +3,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.lists import PLAYER_NAMES, TABLE_FIELDS, joined, seated, seats_with_games
+from config.statements import joined
+from games.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.management.commands.page_bench import finished_history
 from games.models import Game, Invitation, Seat
 
