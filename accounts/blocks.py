@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from config import statements
+
 
 class Block(models.Model):
     blocker = models.ForeignKey(
@@ -32,11 +34,19 @@ def blocked_ids(user):
     """Return the ids of the users `user` has blocked."""
     if not user.is_authenticated:
         return set()
-    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+    return set(statements.values("blocked", _blocked_by, user.pk))
+
+
+def _blocked_by(user_id):
+    return Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True)
 
 
 def has_blocked(blocker, blocked):
-    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+    return bool(statements.values("has blocked", _block_of, blocker.pk, blocked.pk))
+
+
+def _block_of(blocker_id, blocked_id):
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).values_list("pk")[:1]
 
 
 def block(blocker, blocked):

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import names
+from accounts.users import UserManager
 from config.links import link
 
 
@@ -110,6 +111,8 @@ class User(AbstractUser):
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
     # for a person. Bot accounts are made by games.bots and cannot log in.
     bot_level = models.CharField(_("computer level"), max_length=10, blank=True, editable=False)
+
+    objects = UserManager()  # the signed-in user read with a statement compiled once
 
     class Meta(AbstractUser.Meta):
         # The database decides between two sign-ups at once (the forms' checks

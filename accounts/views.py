@@ -37,9 +37,11 @@ from accounts.profile import (
     recent_games,
     user_named,
 )
+from config.dates import date_text
+from config.links import link
 from games import bots, vacation as vacations
-from games.keyset import requested_page
-from games.lists import GAME_FIELDS, players
+from games.keyset import Listed, requested_page
+from games.lists import Row
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -187,21 +189,18 @@ def versus(request, username, other):
     """Show the record of two players against each other, with their games together."""
     user = user_named(request, username, is_active=True)
     opponent = user_named(request, other, is_active=True)
-    rows = (
-        games_together(user, opponent)
-        .select_related("game__winner")
-        .only(
-            "game", "ended_at", *(f"game__{name}" for name in GAME_FIELDS), *players("game__winner")
+    together = (user.pk, opponent.pk)
+    listed = Listed("versus", _versus, together, "ended_at", "game_id", "game__code")
+    page = requested_page(request, listed, VERSUS_PER_PAGE, lambda row: row[0])
+    page.object_list = [
+        Row(
+            code=code,
+            review_url=link("games:review", code),
+            ended_text=date_text(ended_at, "DATE_FORMAT"),
+            winner=(display_name or username) if username else None,
         )
-    )
-
-    def position(code):
-        return rows.filter(game__code=code).values_list("ended_at", "game_id").first()
-
-    page = requested_page(
-        request, rows, VERSUS_PER_PAGE, "ended_at", "game_id", position, lambda r: r.game.code
-    )
-    page.object_list = [row.game for row in page.object_list]
+        for code, ended_at, username, display_name in page.object_list
+    ]
     context = {
         "profile_user": user,
         "opponent": opponent,
@@ -209,6 +208,12 @@ def versus(request, username, other):
         "page": page,
     }
     return render(request, "accounts/versus.html", context)
+
+
+def _versus(user_id, other_id):
+    return games_together(user_id, other_id).values_list(
+        "game__code", "game__ended_at", "game__winner__username", "game__winner__display_name"
+    )
 
 
 def leaderboard(request):

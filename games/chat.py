@@ -13,14 +13,17 @@ boards are drawn per socket.
 import re
 import time
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.blocks import blocked_ids
+from config import statements
 from games.models import Game, group_name, group_send
 
 MAX_LENGTH = 500
@@ -132,7 +135,15 @@ def chat_off(game, user):
     """Whether `user` has switched the chat off, in every game or in this one."""
     if getattr(user, "chat_off", False):
         return True
-    return ChatMute.objects.filter(game=game, user_id=user.pk).exists()
+    if user.pk is None:  # a visitor never muted a game
+        return False
+    return bool(statements.values("chat muted", _muted, game.pk, user.pk))
+
+
+def _muted(game_id, user_id):
+    return ChatMute.objects.filter(game_id=game_id, user_id=user_id).values_list("pk", flat=True)[
+        :1
+    ]
 
 
 def set_chat_off(game, user, off):
@@ -251,13 +262,31 @@ def may_read(message, game, user, seat):
 def messages_for(game, user, rooms, upto_move=None, newest=SHOWN):
     """Return {room: [messages]} of `rooms`, without the authors `user` has blocked."""
     found = {}
-    hidden = blocked_ids(user)
+    hidden = sorted(blocked_ids(user))
     for room in rooms:
-        query = game.chat_messages.filter(room=room).exclude(user_id__in=hidden)
-        if upto_move is not None:
-            query = query.filter(after_move__lte=upto_move)
-        query = query.select_related("user").order_by("-pk")
-        if newest:
-            query = query[:newest]
-        found[room] = list(reversed(query))
+        if upto_move is not None:  # a review: the messages up to one of its moves
+            query = room_messages(room, None, game.pk, hidden).filter(after_move__lte=upto_move)
+            query = query.select_related("user")
+            found[room] = list(query[:newest] if newest else query)[::-1]
+            continue
+        # The table's chat: a statement compiled once per room (config.statements).
+        found[room] = statements.joined(
+            ("chat", room, newest),
+            partial(room_messages, room, newest),
+            [game.pk, hidden],
+            ChatMessage,
+            MESSAGE_FIELDS,
+            {"user": (get_user_model(), ("username", "display_name", "bot_level"))},
+        )[::-1]
     return found
+
+
+# Every column of a message; of its author, the name.
+MESSAGE_FIELDS = ("game", "user", "room", "text", "phrase", "after_move", "created_at")
+
+
+def room_messages(room, newest, game_id, hidden):
+    """Return the messages of `room` in game `game_id`, newest first, but those of `hidden` authors."""
+    query = ChatMessage.objects.filter(game_id=game_id, room=room).exclude(user_id__in=hidden)
+    query = query.order_by("-pk")
+    return query[:newest] if newest else query

@@ -2,9 +2,10 @@
 
 from django.template.loader import render_to_string
 
+from config import statements
 from games import chat, presence
 from games.board import player_name, seats_at
-from games.models import Game
+from games.models import Game, Seat
 
 
 def chat_context(game, user, seat, **extra):
@@ -49,7 +50,7 @@ def people(game, here=None, here_too=()):
         here = presence.present(game.code, [s.user_id for s in seats])
     here = set(here) | set(here_too)
     # Read afresh: the seats of a version are kept (games/board.py), their seen_at moves on.
-    seen = dict(game.seats.values_list("user_id", "seen_at"))
+    seen = dict(statements.values("seen at", _seen_at, game.pk))
     return [
         {
             "seat": s.position,
@@ -60,6 +61,10 @@ def people(game, here=None, here_too=()):
         }
         for s in seats
     ]
+
+
+def _seen_at(game_id):
+    return Seat.objects.filter(game_id=game_id).values_list("user_id", "seen_at")
 
 
 def review_chat(game, user, upto_move):

@@ -11,7 +11,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,7 +23,6 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
-from config.links import link
 from games import analysis as analyses, limits, review as reviews, rules
 from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
 from games.bots import fill_with_bots
@@ -33,8 +31,8 @@ from games.chat_panel import chat_context, review_chat
 from games.compiled import seat_at
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
-from games.keyset import requested_page
-from games.lists import GAME_FIELDS, game_seats, players, seats_with_players
+from games.keyset import KeysetPage, Listed, requested_page
+from games.lists import finished_rows
 from games.log import dealt_state, full_log
 from games.memo import Memo
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
@@ -468,40 +466,18 @@ def finished_games(request):
     # The player's seats in finished games, newest first, from the seat_history index; with
     # one opponent, their games together from together_history (GameTogether), both a page
     # at a time (neither walks the player's whole history).
-    found = Seat.objects.filter(user=player, ended_at__isnull=False)
     other = None
     if opponent:
         other = get_user_model().objects.filter(username=opponent).first()
     if other is not None and other != player:
-        found = games_together(player, other)
-    elif opponent and other is None:
-        found = found.none()
-    listed = ("ended_at", "game", *(f"game__{name}" for name in GAME_FIELDS))
-    found = (
-        found.select_related("game")
-        .only(*listed)
-        .prefetch_related(Prefetch("game__seats", queryset=seats_with_players()))
-    )
-
-    def position(code):
-        return found.filter(game__code=code).values_list("ended_at", "game_id").first()
-
-    page = requested_page(
-        request, found, GAMES_PER_PAGE, "ended_at", "game_id", position, lambda s: s.game.code
-    )
-    rows = []
-    for row in page.object_list:
-        seats = row.game.seats.all()
-        seat = next(s for s in seats if s.user_id == player.pk)
-        rows.append(
-            {
-                "ended_at": row.game.ended_at,
-                "players": [player_name(s.user) for s in seats],
-                "result": seat.get_result_display(),
-                "turns": row.game.turn_number,
-                "review_url": link("games:review", row.game.code),
-            }
-        )
+        listed = Listed("games together", _games_together, (player.pk, other.pk), *FINISHED_KEYS)
+    else:
+        listed = Listed("finished games", _finished_seats, (player.pk,), *FINISHED_KEYS)
+    if opponent and other is None:
+        page = KeysetPage([])
+    else:
+        page = requested_page(request, listed, GAMES_PER_PAGE, lambda row: row[1])
+    rows = finished_rows(page.object_list, player.pk)
     query = {"player": player.get_username()}
     if opponent:
         query["opponent"] = opponent
@@ -516,20 +492,28 @@ def finished_games(request):
     return render(request, "games/finished.html", context)
 
 
+# The fields a player's finished games are read newest first by, and named by.
+FINISHED_KEYS = ("ended_at", "game_id", "game__code")
+LISTED = ("game_id", "game__code", "game__ended_at", "game__turn_number", "game__winner_id")
+
+
+def _finished_seats(player_id):
+    return Seat.objects.filter(user_id=player_id, ended_at__isnull=False).values_list(*LISTED)
+
+
+def _games_together(player_id, other_id):
+    return games_together(player_id, other_id).values_list(*LISTED)
+
+
+def _recent_games():
+    games = Game.objects.filter(status=Game.Status.FINISHED)
+    return games.values_list("pk", "code", "ended_at", "turn_number", "winner_id")
+
+
 @login_required
 def recent_games(request):
     """Every player's finished games, newest first, each with its review."""
-    games = (
-        Game.objects.filter(status=Game.Status.FINISHED)
-        .select_related("winner")
-        .only(*GAME_FIELDS, *players("winner"))
-        .prefetch_related(game_seats())
-    )
-
-    def position(code):
-        return games.filter(code=code).values_list("ended_at", "pk").first()
-
-    page = requested_page(
-        request, games, GAMES_PER_PAGE, "ended_at", "pk", position, lambda game: game.code
-    )
+    listed = Listed("recent games", _recent_games, (), "ended_at", "pk", "code")
+    page = requested_page(request, listed, GAMES_PER_PAGE, lambda row: row[1])
+    page.object_list = finished_rows(page.object_list)
     return render(request, "games/recent.html", {"page": page})

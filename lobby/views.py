@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Count, F, Prefetch, prefetch_related_objects
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,8 +21,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
+from config import statements
 from games import bots, limits, vacation as vacations
-from games.lists import SEAT_FIELDS, TABLE_FIELDS, game_seats, players
+from games.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.models import (
     Game,
     Invitation,
@@ -65,9 +66,9 @@ def home_context(request, computer_form=None):
     context["open_tables"] = listed
     context["more_tables"] = more
     if not request.user.is_authenticated:
-        prefetch_related_objects(in_progress, game_seats())
+        with_players(in_progress)
     for game in in_progress:
-        game.awaited = [seat.user for seat in game.seats.all() if seat.deadline is not None]
+        game.awaited = [player for player in game.players if player.deadline is not None]
     context["in_progress"] = in_progress
     return context
 
@@ -404,22 +405,25 @@ def games_in_progress(user):
     """Return the public games in play anyone may watch, the latest move first (1 query).
 
     The games of `user` are left out: the home page lists them among theirs.
-    Each game carries its `round`, read without the snapshot; the caller reads
-    their seats (with game_seats), which tell the players it waits for (a seat
-    has a deadline exactly while the game waits for it).
+    Each game carries its `round`, read without the snapshot; the caller gives
+    them their players (with_players), who tell the players it waits for (a
+    seat has a deadline exactly while the game waits for it).
     """
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, private=False)
-        .only(*TABLE_FIELDS)
-        .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
-    )
     if user.is_authenticated:
-        games = games.exclude(seats__user=user)
-    games = list(games[:IN_PROGRESS_SHOWN])
+        games = statements.models("games in progress, not mine", _in_progress, user.pk)
+    else:
+        games = statements.models("games in progress", _in_progress)
     for game in games:
         # As the table page counts rounds (GameState.round), from the stored turn number.
         game.round = (game.turn_number - 1) // game.seat_count + 1 if game.turn_number else 0
     return games
+
+
+def _in_progress(user_id=None):
+    games = Game.objects.filter(status=Game.Status.ACTIVE, private=False).only(*TABLE_FIELDS)
+    if user_id is not None:
+        games = games.exclude(seats__user_id=user_id)
+    return games.order_by(F("last_move_at").desc(nulls_last=True), "-pk")[:IN_PROGRESS_SHOWN]
 
 
 def page_size():
@@ -501,46 +505,40 @@ def my_tables(user, others=()):
     """
     # Each select_related costs building and reading every column of a user: only what is shown.
     # Nor the engine state and the summary: a list never shows them.
-    games = Game.objects.only(*TABLE_FIELDS)
     your_move, waiting_room, in_play = [], [], []
     # Both lists start from the user's seats in the seat_history index (user, ended_at, game):
     # the unfinished ones, and the newest finished ones, however many games they finished.
-    current = games.filter(
-        seats__user=user,
-        seats__ended_at=None,
-        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
-    ).order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
-    current = list(current)
-    last_seats = finished_seats(
-        user.seats.select_related("game__winner").only(
-            "game",
-            "ended_at",
-            *(f"game__{name}" for name in TABLE_FIELDS),
-            *players("game__winner"),
-        )
+    current = statements.models("my tables", _current_tables, user.pk)
+    # The last finished games with their winners' names, and the invitations with their
+    # tables and who sent them: statements compiled once (config.statements.joined).
+    game = {"game": (Game, TABLE_FIELDS)}
+    last_seats = statements.joined(
+        "home finished seats",
+        _finished_seats,
+        (user.pk,),
+        Seat,
+        ("game", "ended_at"),
+        {**game, "game__winner": (get_user_model(), PLAYER_NAMES)},
     )
     finished = [seat.game for seat in last_seats]
-    invitations = list(
-        Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
-        .select_related("game", "invited_by")
-        .only(
-            "game",
-            "invited_by",
-            *(f"game__{name}" for name in TABLE_FIELDS),
-            *players("invited_by"),
-        )
-        .order_by("-created_at")
+    invitations = statements.joined(
+        "invitations",
+        _invitations,
+        (user.pk,),
+        Invitation,
+        ("game", "invited_by"),
+        {**game, "invited_by": (get_user_model(), PLAYER_NAMES)},
     )
     # Every listed game's players in one query; an invitation's tell its seats taken.
     invited = [invitation.game for invitation in invitations]
-    prefetch_related_objects([*current, *finished, *invited, *others], game_seats())
+    with_players([*current, *finished, *invited, *others])
     for invitation in invitations:
-        invitation.taken = len(invitation.game.seats.all())
+        invitation.taken = len(invitation.game.players)
     # No invitation to a table the user has sat down at since.
     invitations = [
         invitation
         for invitation in invitations
-        if all(seat.user_id != user.pk for seat in invitation.game.seats.all())
+        if all(player.pk != user.pk for player in invitation.game.players)
     ]
     for game in current:
         if game.status == Game.Status.OPEN:
@@ -558,6 +556,27 @@ def my_tables(user, others=()):
     }
 
 
+def _invitations(user_id):
+    invitations = Invitation.objects.filter(user_id=user_id, game__status=Game.Status.OPEN)
+    return invitations.order_by("-created_at")
+
+
+def _current_tables(user_id):
+    games = Game.objects.only(*TABLE_FIELDS).filter(
+        seats__user_id=user_id,
+        seats__ended_at=None,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+    )
+    return games.order_by(F("last_move_at").desc(nulls_last=True), "-created_at")
+
+
+def with_players(games):
+    """Give each of `games` its `players` in seat order (games.lists.Player: names as values)."""
+    players = seated([game.pk for game in games])
+    for game in games:
+        game.players = players[game.pk]
+
+
 def finished_seats(seats):
     """Return the last of `seats` (one user's) in finished games, newest first, from seat_history."""
     return seats.filter(ended_at__isnull=False).order_by("-ended_at", "-game_id")[:FINISHED_SHOWN]
@@ -568,23 +587,17 @@ def turn_lists(user):
 
     Each seat comes with its game and the game's seats (the opponents' names).
     """
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("game")
-        .only(*SEAT_FIELDS, *(f"game__{name}" for name in TABLE_FIELDS))
-    )
     # A seat has a deadline exactly while its game waits for a decision from it.
     waiting_for_me, waiting_for_others = [], []
-    for seat in seats.filter(ended_at=None, game__status=Game.Status.ACTIVE):
+    for seat in seats_with_games("seats in play", _seats_in_play, user.pk):
         (waiting_for_me if seat.deadline else waiting_for_others).append(seat)
-    finished = list(finished_seats(seats))
+    finished = seats_with_games("finished seats", _finished_seats, user.pk)
     # Every listed game's players in one query.
     listed = [*waiting_for_me, *waiting_for_others, *finished]
-    prefetch_related_objects([seat.game for seat in listed], game_seats())
+    players = seated([seat.game_id for seat in listed])  # names as values, not Seat and User rows
     for seat in listed:
-        others = [s for s in seat.game.seats.all() if s.user_id != user.pk]
-        seat.opponents = [s.user for s in others]
-        seat.awaited = [s.user for s in others if s.deadline is not None]
+        seat.opponents = [player for player in players[seat.game_id] if player.pk != user.pk]
+        seat.awaited = [player for player in seat.opponents if player.deadline is not None]
     now = timezone.now()
     # Opponents on vacation: their correspondence games wait for them (public, as on the table).
     playing = [*waiting_for_me, *waiting_for_others]
@@ -609,6 +622,14 @@ def turn_lists(user):
         "finished": finished,
         "now": now,
     }
+
+
+def _seats_in_play(user_id):
+    return Seat.objects.filter(user_id=user_id, ended_at=None, game__status=Game.Status.ACTIVE)
+
+
+def _finished_seats(user_id):
+    return finished_seats(Seat.objects.filter(user_id=user_id))
 
 
 def mark_read(user, notifications):
@@ -688,7 +709,7 @@ def _awaits(game, user):
     (Game._set_deadlines): the game's seats, read anyway for the players'
     names, tell it without parsing the engine state.
     """
-    return any(seat.user_id == user.pk and seat.deadline is not None for seat in game.seats.all())
+    return any(player.pk == user.pk and player.deadline is not None for player in game.players)
 
 
 def _closed_message(game):

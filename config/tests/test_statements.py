@@ -1,0 +1,95 @@
+"""List queries compiled once per process (config/statements.py) return what the ORM returns."""
+
+import pytest
+
+from config import statements
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(game_ids):
+    return (
+        Seat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "position")
+        .values_list("game_id", "user__username", "joined_at", "deadline")
+    )
+
+
+def games_of(user_id):
+    return Game.objects.filter(host_id=user_id).order_by("pk").values_list("code", flat=True)
+
+
+@pytest.fixture
+def tables(alice, bob, charlie):
+    games = []
+    for host, guest in ((alice, bob), (bob, charlie), (alice, charlie)):
+        game = Game.objects.create(host=host, seat_count=2)
+        Seat.objects.create(game=game, user=host, position=0)
+        Seat.objects.create(game=game, user=guest, position=1)
+        games.append(game)
+    return games
+
+
+def test_it_returns_the_rows_the_orm_returns(tables, alice, bob):
+    ids = [game.pk for game in tables]
+    for some in (ids, ids[:1], ids[1:]):
+        rows = statements.values("test seats", seats_of, some)
+        assert rows == list(seats_of(some))
+        assert rows[0][2].tzinfo is not None  # the dates converted as the ORM converts them
+    for user in (alice, bob):
+        assert statements.values("test games", games_of, user.pk) == list(games_of(user.pk))
+
+
+def test_it_builds_and_compiles_a_statement_once(tables, alice, bob):
+    built = []
+
+    def build(user_id):
+        built.append(user_id)
+        return games_of(user_id)
+
+    assert statements.values("test once", build, alice.pk) == list(games_of(alice.pk))
+    assert statements.values("test once", build, bob.pk) == list(games_of(bob.pk))
+    assert len(built) == 1 and built[0] < 0  # built once, with a stand-in id
+
+
+def test_it_refuses_what_it_cannot_compile_once(alice):
+    with pytest.raises(ValueError, match="values_list"):
+        statements.values("test models", lambda user_id: Game.objects.filter(host_id=user_id), 1)
+    with pytest.raises(ValueError, match="every argument"):
+        statements.values("test ignored", lambda user_id: games_of(alice.pk), 1)
+
+
+def hosted(user_id):
+    return Game.objects.filter(host_id=user_id).only("code", "status").order_by("-pk")
+
+
+def test_it_builds_the_models_the_orm_builds(tables, alice, bob):
+    for user in (alice, bob):
+        games = statements.models("test hosted", hosted, user.pk)
+        orm = list(hosted(user.pk))
+        assert games == orm
+        assert [g.get_deferred_fields() for g in games] == [g.get_deferred_fields() for g in orm]
+        assert [(g.code, g.status) for g in games] == [(g.code, g.status) for g in orm]
+
+
+def test_it_refuses_models_with_their_relations(alice):
+    with pytest.raises(ValueError, match="select_related"):
+        statements.models("test related", lambda u: hosted(u).select_related("host"), alice.pk)
+
+
+def test_it_takes_names_and_moments_as_the_orm_does(tables, alice):
+    first = Game.objects.order_by("pk").first()
+
+    def since(host_name, when):
+        games = Game.objects.filter(host__username=host_name, created_at__gte=when)
+        return games.order_by("pk").values_list("code", flat=True)
+
+    for name, when in (
+        ("alice", first.created_at),
+        ("bob", first.created_at),
+        ("alice", tables[2].created_at),
+    ):
+        assert statements.values("test since", since, name, when) == list(since(name, when))
+    with pytest.raises(TypeError):
+        statements.values("test since", since, None, first.created_at)
