@@ -14,6 +14,11 @@ of them (a list's length is part of the statement: `id IN (%s, %s)`),
 strings (compared as they are: no LIKE) and aware datetimes (adapted as a
 DateTimeField's); whatever else `build` puts in the query is fixed at the
 first call, so it must depend on nothing but its arguments and `key`.
+
+Writes likewise: `save_fields(instance, names)` and `insert(instance)` write
+a row as the ORM's save does (each field preparing its value), with the
+UPDATE or INSERT written once per model, fields and database vendor. The
+site has no save signals: these send none.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -181,3 +186,62 @@ def _hashable(value):
     except TypeError:
         return False
     return True
+
+
+# --- Writes ---------------------------------------------------------------------------------
+
+_writes = {}  # (kind, model, field names, vendor) -> (sql, fields)
+
+
+def save_fields(instance, names, using="default"):
+    """Save the fields `names` of `instance`, as instance.save(update_fields=names) does."""
+    connection = connections[using]
+    sql, fields = _write_statement("update", type(instance), tuple(names), connection)
+    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def insert(instance, using="default", **values):
+    """Insert `instance` (a new row, its key made by the database), as instance.save() does.
+
+    `values` are set on it first. Return it.
+    """
+    for name, value in values.items():
+        setattr(instance, name, value)
+    connection = connections[using]
+    sql, fields = _write_statement("insert", type(instance), None, connection)
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = using
+    return instance
+
+
+def _write_statement(kind, model, names, connection):
+    key = (kind, model, names, connection.vendor)
+    found = _writes.get(key)
+    if found is not None:
+        return found
+    meta, q = model._meta, connection.ops.quote_name
+    if kind == "update":
+        fields = [meta.get_field(name) for name in names]
+        assigned = ", ".join(f"{q(f.column)} = %s" for f in fields)
+        sql = f"UPDATE {q(meta.db_table)} SET {assigned} WHERE {q(meta.pk.column)} = %s"
+    else:
+        if not connection.features.can_return_columns_from_insert:
+            raise NotImplementedError(f"{connection.vendor} cannot return an inserted key.")
+        fields = [f for f in meta.concrete_fields if f is not meta.pk]
+        columns = ", ".join(q(f.column) for f in fields)
+        returning, _params = connection.ops.returning_columns([meta.pk])
+        sql = (
+            f"INSERT INTO {q(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+        )
+        sql += f" {returning}"
+    if any(getattr(f, "get_placeholder_sql", None) for f in fields):
+        raise ValueError("A field with a placeholder of its own needs the ORM's statements.")
+    _writes[key] = found = (sql, fields)
+    return found

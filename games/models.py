@@ -167,7 +167,7 @@ class Game(models.Model):
         both sit down, and nobody sits down while the table starts or closes.
         """
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status == Game.Status.CANCELLED:
                 raise SeatingError(_("This table was cancelled."))
             if game.status != Game.Status.OPEN:
@@ -192,7 +192,7 @@ class Game(models.Model):
     def leave(self, user):
         """Give up `user`'s seat at a table that has not started (the host cancels instead)."""
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("The game has started: its seats can no longer be left."))
             if user.pk == game.host_id:
@@ -205,7 +205,7 @@ class Game(models.Model):
     def cancel(self):
         """Close a table that has not started."""
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("Only a table that has not started can be cancelled."))
             game.status = Game.Status.CANCELLED
@@ -242,7 +242,7 @@ class Game(models.Model):
     def start(self):
         """Deal the cards and begin the first turn; seats are filled in join order."""
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.OPEN:
                 raise ValueError("This game has already started.")
             seats = list(game.seats.order_by("position"))
@@ -280,7 +280,7 @@ class Game(models.Model):
         if not isinstance(move, rules.Move):
             move = rules.Move.from_json(move)
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if version is not None and version != game.version:
                 raise StaleBoard()
             if game.status != Game.Status.ACTIVE:
@@ -318,7 +318,7 @@ class Game(models.Model):
         broadcast, not from before the moves the worker made ahead of it.
         """
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             now = now or timezone.now()
             if game.status != Game.Status.ACTIVE:
                 return False
@@ -351,7 +351,7 @@ class Game(models.Model):
     def come_back(self, user):
         """Give an absent player their seat back: the game waits for them again."""
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.ACTIVE:
                 raise SeatingError(_("This game is not in play."))
             seat = game.seats.filter(user=user).first()
@@ -380,7 +380,7 @@ class Game(models.Model):
         Return whether one was made.
         """
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.ACTIVE:
                 raise SeatingError(_("This game is not in play."))
             seat = game.seats.filter(user=user).first()
@@ -396,7 +396,7 @@ class Game(models.Model):
     def apply_standing_answers(self):
         """Make the answers the players' standing answers now give (after a setting changed)."""
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             applied = game._answer_now()
         self.refresh_from_db()
         return applied
@@ -565,7 +565,7 @@ class Game(models.Model):
         game was changed.
         """
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.ACTIVE or game.pace != Game.Pace.CORRESPONDENCE:
                 return False
             seats = list(game.seats.all())
@@ -625,7 +625,7 @@ class Game(models.Model):
         once open one table, not two.
         """
         with transaction.atomic():
-            game = locked_game.get(self.pk)
+            game = locked_game(self.pk)
             if game.status != Game.Status.FINISHED:
                 raise SeatingError(_("A rematch can be asked for only once the game is over."))
             seats = list(game.seats.select_related("user"))

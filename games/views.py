@@ -305,7 +305,7 @@ def _get_game_for_player(request, code, refusal=None):
 
 def find_seat(code, user):
     """Return `user`'s Seat at table `code` with its game (its large columns left), or None."""
-    return seat_at.first(code, user.pk)
+    return seat_at(code, user.pk)
 
 
 def parse_move(data):

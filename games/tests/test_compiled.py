@@ -1,4 +1,4 @@
-"""A move's reads and writes, written once (games/compiled.py), and what a move saves of its game."""
+"""A move's reads and writes, each written once (games/compiled.py, config/statements.py)."""
 
 import random
 from datetime import timedelta
@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import rules
-from games.compiled import Compiled, insert, locked_game, save_fields, seat_at, table_seats
+from games.compiled import insert, locked_game, save_fields, seat_at, table_seats
 from games.models import Game, Move, Seat
 from games.rules.bots import random_move
 from games.tests.review_helpers import started_game
@@ -28,7 +28,7 @@ def game(alice, bob, charlie, without_broadcasts):
 
 def test_it_reads_the_game_as_the_orm_does(game):
     with transaction.atomic():
-        read = locked_game.get(game.pk)
+        read = locked_game(game.pk)
 
     assert fields(read) == fields(Game.objects.get(pk=game.pk))
     assert isinstance(read.snapshot, dict) and read.started_at.tzinfo is not None
@@ -62,15 +62,8 @@ def test_the_same_statement_serves_every_value(game, alice, bob, without_broadca
 
 def test_a_missing_row_raises_does_not_exist(db):
     with pytest.raises(Game.DoesNotExist), transaction.atomic():
-        locked_game.get(-1)
+        locked_game(-1)
     assert table_seats(Game(pk=-1)) == []
-
-
-def test_it_refuses_a_query_of_more_than_one_value(db):
-    compiled = Compiled(lambda pk: Game.objects.filter(pk=pk, version__gte=3))
-
-    with pytest.raises(ValueError, match="its values as its parameters"):
-        compiled(1)
 
 
 def test_a_move_saves_every_field_it_changes_to_the_end_of_the_game(game):
@@ -94,13 +87,13 @@ def test_it_finds_a_players_seat_with_the_game_and_its_large_columns_left(
     expected = Seat.objects.select_related("game").get(game=game, user=bob)
 
     with django_assert_num_queries(1):
-        seat = seat_at.first(game.code, bob.pk)
+        seat = seat_at(game.code, bob.pk)
         read = fields(seat), seat.game.code, seat.game.version
 
     assert read == (fields(expected), game.code, expected.game.version)
     assert seat.game.get_deferred_fields() == {"snapshot", "summary"}
-    assert seat_at.first(game.code, outsider.pk) is None
-    assert seat_at.first("no-such", bob.pk) is None
+    assert seat_at(game.code, outsider.pk) is None
+    assert seat_at("no-such", bob.pk) is None
 
 
 def test_it_saves_the_named_fields_alone_as_the_orm_would(game, alice):

@@ -97,21 +97,18 @@ def test_a_move_draws_only_the_set_it_changed(alice, bob, drawn, monkeypatch):
     assert "Red set: 1 of 3 cards" in html["bob"]
 
 
+def alices_turn(alice, bob, *lines):
+    """Return (game, state): alice to play, 3 plays left, with `lines` of the position; bob 4M."""
+    game = started_game([alice, bob])
+    text = "\n".join(["players: alice bob", "turn: alice", "plays: 3", *lines, "bob hand: 4M"])
+    return game, set_position(game, text)
+
+
 def test_a_hands_cards_are_drawn_once_and_post_the_version_they_are_shown_at(
     alice, bob, drawn, monkeypatch
 ):
     monkeypatch.setattr(board, "_entries", Memo(100))
-    game = started_game([alice, bob])
-    state = set_position(
-        game,
-        """
-        players: alice bob
-        turn: alice
-        plays: 3
-        alice hand: red 1M 2M 3M
-        bob hand: 4M
-        """,
-    )
+    game, state = alices_turn(alice, bob, "alice hand: red 1M 2M 3M")
     first = redraw(game, [alice])["alice"]
     assert drawn["hand_entry"] == 4
 
@@ -129,18 +126,7 @@ def test_an_owners_set_with_forms_is_drawn_once_and_posts_the_version_shown(
     alice, bob, drawn, monkeypatch
 ):
     monkeypatch.setattr(board, "_sets", Memo(100))
-    game = started_game([alice, bob])
-    state = set_position(
-        game,
-        """
-        players: alice bob
-        turn: alice
-        plays: 3
-        alice hand: 1M 2M
-        alice table: red: red red/yellow
-        bob hand: 4M
-        """,
-    )
+    game, state = alices_turn(alice, bob, "alice hand: 1M 2M", "alice table: red: red red/yellow")
     redraw(game, [alice, bob])
     assert drawn["set"] == 2  # the red set as alice sees it (its wild's moves), and as bob does
 

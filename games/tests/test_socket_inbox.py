@@ -118,17 +118,26 @@ class Talker(SelfChecking, WebsocketConsumer):
         self.close(code=4000)
 
 
+async def talk(send):
+    """Have a Talker, under Daphne's Mailbox and `send`, connect, hear "frame" and go."""
+    box = Mailbox()
+    task = asyncio.ensure_future(Talker.as_asgi()(dict(SCOPE), box.get, send))
+    for message in (
+        {"type": "websocket.connect"},
+        {"type": "websocket.receive", "text": "frame"},
+        {"type": "websocket.disconnect", "code": 4000},
+    ):
+        box.put_nowait(message)
+    await asyncio.wait_for(task, 5)
+
+
 async def test_its_thread_hands_frames_over_in_order_with_what_it_waits_for():
-    box, sent = Mailbox(), []
+    sent = []
 
     async def send(message):
         sent.append(message)
 
-    task = asyncio.ensure_future(Talker.as_asgi()(dict(SCOPE), box.get, send))
-    box.put_nowait({"type": "websocket.connect"})
-    box.put_nowait({"type": "websocket.receive", "text": "frame"})
-    box.put_nowait({"type": "websocket.disconnect", "code": 4000})
-    await asyncio.wait_for(task, 5)
+    await talk(send)
 
     assert [m.get("text", m["type"]) for m in sent] == [
         "websocket.accept",
@@ -138,18 +147,14 @@ async def test_its_thread_hands_frames_over_in_order_with_what_it_waits_for():
 
 
 async def test_a_frame_that_cannot_be_sent_is_logged_and_the_socket_goes_on(caplog):
-    box, sent = Mailbox(), []
+    sent = []
 
     async def send(message):
         if message.get("text") == "frame 1":
             raise ValueError("refused")
         sent.append(message)
 
-    task = asyncio.ensure_future(Talker.as_asgi()(dict(SCOPE), box.get, send))
-    box.put_nowait({"type": "websocket.connect"})
-    box.put_nowait({"type": "websocket.receive", "text": "frame"})
-    box.put_nowait({"type": "websocket.disconnect", "code": 4000})
-    await asyncio.wait_for(task, 5)
+    await talk(send)
 
     assert "A frame could not be sent" in caplog.text
     assert len(sent) == 1 + 29 + 1 and sent[-1]["type"] == "websocket.close"
