@@ -209,7 +209,9 @@ async def test_a_thread_sends_to_a_group_through_the_sockets_loop_without_waitin
 
     def from_a_thread():
         for version in (1, 2):
-            sent.append(layer.group_send_soon("table", {"type": "game.updated", "version": version}))
+            sent.append(
+                layer.group_send_soon("table", {"type": "game.updated", "version": version})
+            )
 
     thread = threading.Thread(target=from_a_thread)
     thread.start()
