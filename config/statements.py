@@ -203,26 +203,29 @@ def save_fields(instance, names, using="default"):
         cursor.execute(sql, params)
 
 
-def insert(instance, using="default", **values):
+def insert(instance, using="default"):
     """Insert `instance` (a new row, its key made by the database), as instance.save() does.
 
-    `values` are set on it first. Return it.
+    Return it, with its key.
     """
-    for name, value in values.items():
-        setattr(instance, name, value)
     connection = connections[using]
+    meta = instance._meta
     sql, fields = _write_statement("insert", type(instance), None, connection)
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        instance.pk = cursor.fetchone()[0]
+        if connection.features.can_return_columns_from_insert:
+            instance.pk = cursor.fetchone()[0]
+        else:
+            instance.pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
     instance._state.adding = False
     instance._state.db = using
     return instance
 
 
 def _write_statement(kind, model, names, connection):
-    key = (kind, model, names, connection.vendor)
+    returning = connection.features.can_return_columns_from_insert
+    key = (kind, model, names, connection.vendor, returning)
     found = _writes.get(key)
     if found is not None:
         return found
@@ -232,15 +235,13 @@ def _write_statement(kind, model, names, connection):
         assigned = ", ".join(f"{q(f.column)} = %s" for f in fields)
         sql = f"UPDATE {q(meta.db_table)} SET {assigned} WHERE {q(meta.pk.column)} = %s"
     else:
-        if not connection.features.can_return_columns_from_insert:
-            raise NotImplementedError(f"{connection.vendor} cannot return an inserted key.")
         fields = [f for f in meta.concrete_fields if f is not meta.pk]
         columns = ", ".join(q(f.column) for f in fields)
-        returning, _params = connection.ops.returning_columns([meta.pk])
         sql = (
             f"INSERT INTO {q(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
         )
-        sql += f" {returning}"
+        if returning:  # else insert() asks the database for the last key
+            sql += " " + connection.ops.returning_columns([meta.pk])[0]
     if any(getattr(f, "get_placeholder_sql", None) for f in fields):
         raise ValueError("A field with a placeholder of its own needs the ORM's statements.")
     _writes[key] = found = (sql, fields)

@@ -21,7 +21,7 @@ from games import rules
 from games.cardnames import colour_name
 from games.drawn_cards import card, set_numbers
 from games.game_over import game_over_context
-from games.labels import Labels, fields  # noqa: F401  (fields: the forms' fields, used by tests)
+from games.labels import Labels
 from games.log import recent_moves, remember_moves
 from games.memo import Memo
 from games.rules.cards import (
@@ -166,6 +166,11 @@ FRESH_SECONDS = 30
 VERSION_MARK = mark_safe("<@version@>")
 
 
+def with_version(html, version):
+    """Return `html`, drawn with VERSION_MARK, with `version` in its place."""
+    return mark_safe(html.replace(VERSION_MARK, str(version)))
+
+
 def _moment():
     return int(time.time() // FRESH_SECONDS)
 
@@ -188,7 +193,7 @@ def player_html(game, player):
     context = {"player": player, "version": VERSION_MARK, "move_url": move_url}
     html = _players.get(key, lambda: _player_html(context))
     if any(item["controls"] for s in player["sets"] for item in s["cards"]):
-        return mark_safe(html.replace(VERSION_MARK, str(game.version)))
+        return with_version(html, game.version)
     return html
 
 
@@ -230,7 +235,7 @@ def hand_entry_html(entry, version, move_url):
     key += (translation.get_language(),)
     context = {"entry": entry, "version": VERSION_MARK, "move_url": move_url}
     html = _entries.get(key, lambda: render_to_string("games/table.html#hand_entry", context))
-    return mark_safe(html.replace(VERSION_MARK, str(version))) if controls else html
+    return with_version(html, version) if controls else html
 
 
 def seat_clock(game, seat, active=True, vacation_until=None):

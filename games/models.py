@@ -421,10 +421,9 @@ class Game(models.Model):
 
     def _record(self, seat, move, cause, now):
         # The version counts the start and every move: move n is made from version n.
-        row = insert(
-            Move(game=self, n=self.version, seat=seat, move=move.to_json(), cause=cause),
-            created_at=now,
-        )
+        row = Move(game=self, n=self.version, seat=seat, move=move.to_json(), created_at=now)
+        row.cause = cause
+        insert(row)
         self.__dict__.setdefault("recorded", []).append(row)  # for the log (games.board.remember)
         self.version += 1
         self.last_move_at = now
@@ -491,7 +490,10 @@ class Game(models.Model):
         self.turn_number = state.turns
         if state.over:
             self._finish(state, seats, now)
-        save_fields(self, fields) if fields else self.save()
+        if fields:
+            save_fields(self, fields)
+        else:
+            self.save()
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)

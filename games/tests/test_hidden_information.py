@@ -40,8 +40,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.board import fields
 from games.emails import send_due_emails
+from games.labels import fields
 from games.models import Game
 from games.rules.bots import random_move
 from games.rules.cards import HEIR, SPEEDING

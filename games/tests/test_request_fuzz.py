@@ -34,7 +34,7 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from games.board import fields as fields_of
+from games.labels import fields as fields_of
 from games.models import Game, Move
 from games.rules import COLOURS, legal_moves
 from games.rules.moves import KINDS
