@@ -4,7 +4,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
@@ -119,11 +119,13 @@ def test_it_saves_the_named_fields_alone_as_the_orm_would(game, alice):
     assert (game.snapshot, game.winner_id) == ({"a": [1, "b"]}, alice.pk)
 
 
-@pytest.mark.parametrize("returning", [True, False], ids=["returning", "last id"])
-def test_it_inserts_a_row_and_gives_it_its_key(game, returning, monkeypatch):
-    from django.db import connection
+# PostgreSQL always returns an inserted key; SQLite can also tell the last one, which a
+# database that cannot return it is asked for.
+WAYS = [True, False] if connection.vendor == "sqlite" else [True]
 
-    # A database that cannot return the inserted key is asked for the last one instead.
+
+@pytest.mark.parametrize("returning", WAYS, ids=["returning", "last id"][: len(WAYS)])
+def test_it_inserts_a_row_and_gives_it_its_key(game, returning, monkeypatch):
     monkeypatch.setattr(connection.features, "can_return_columns_from_insert", returning)
     before = Move.objects.filter(game=game).count()
     made = timezone.now() - timedelta(minutes=3)
