@@ -7,7 +7,6 @@ order of the draw pile cannot leak into a page, an htmx response or a
 socket message.
 """
 
-import time
 from datetime import timedelta
 
 from django.template.loader import render_to_string
@@ -23,7 +22,7 @@ from games.drawn_cards import card, set_numbers
 from games.game_over import game_over_context
 from games.labels import Labels
 from games.log import recent_moves, remember_moves
-from games.memo import Memo
+from games.memo import Memo, moment
 from games.rules.cards import (
     BIRTHDAY,
     DEAL_BREAKER,
@@ -70,7 +69,7 @@ def table_context(game, user, log_length=15):
     if game.snapshot is None:
         return context
     view = rules.view_for(state_at(game), seat)
-    table = present(view, names)
+    table = present(view, names, at=(game.code, game.version))
     table["log"] = recent_moves(game, table["names"], view_deck(view), log_length)
     active = game.status == game.Status.ACTIVE
     away = {}
@@ -82,6 +81,10 @@ def table_context(game, user, log_length=15):
     table["my_clock"] = clocks[seat] if seat is not None else None
     for player in table["players"]:
         player["html"] = player_html(game, player)
+    table["middle_html"] = _logs.get(
+        ("middle", game.code, game.version, translation.get_language()),
+        lambda: render_to_string("games/table.html#middle", {"table": table}),
+    )
     context["table"] = table
     if seat is not None and game.status == game.Status.FINISHED:
         context["game_over"] = game_over_context(game, user, names)
@@ -159,7 +162,6 @@ def _table_urls(code):
 _players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
-FRESH_SECONDS = 30
 # Pieces with forms (an owner's table, a hand's cards) are remembered with this in place of
 # the version their forms post, put in as they are used. No player's text holds it: escaped
 # text never holds "<".
@@ -169,10 +171,6 @@ VERSION_MARK = mark_safe("<@version@>")
 def with_version(html, version):
     """Return `html`, drawn with VERSION_MARK, with `version` in its place."""
     return mark_safe(html.replace(VERSION_MARK, str(version)))
-
-
-def _moment():
-    return int(time.time() // FRESH_SECONDS)
 
 
 def player_html(game, player):
@@ -189,7 +187,7 @@ def player_html(game, player):
     clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
     move_url = table_urls(game.code)["move_url"]
-    key = (player["content_key"], clock_key, move_url, translation.get_language(), _moment())
+    key = (player["content_key"], clock_key, move_url, translation.get_language(), moment())
     context = {"player": player, "version": VERSION_MARK, "move_url": move_url}
     html = _players.get(key, lambda: _player_html(context))
     if any(item["controls"] for s in player["sets"] for item in s["cards"]):
@@ -198,10 +196,48 @@ def player_html(game, player):
 
 
 def _player_html(context):
-    # Each set is drawn once until it changes: a move changes one set, seldom more.
-    for s in context["player"]["sets"]:
-        s["html"] = set_html(s, context)
+    # Each set and each other piece is drawn once until it changes: a move changes one or
+    # two pieces of a table. (Into copies: the sets are shared by a version's viewers.)
+    player = context["player"]
+    sets = [dict(s, html=set_html(s, context)) for s in player["sets"]]
+    context["player"] = dict(player, sets=sets, pieces=_player_pieces(player))
     return render_to_string("games/table.html#player", context)
+
+
+_pieces = Memo(4096)
+
+
+def _player_pieces(player):
+    """Return the pieces of a player's table but its sets, each drawn once until it changes."""
+    clock = player["clock"]
+    language = translation.get_language()
+    shown = {
+        "head": (
+            *(player[k] for k in ("name", "is_me", "is_current", "awaited", "resigned")),
+            *(player[k] for k in ("jailed", "winner", "complete_count", "sets_to_win")),
+            clock["absent"],
+            bool(clock["vacation_until"]),
+        ),
+        "clock": (
+            clock["vacation_until"],
+            clock["deadline"],
+            clock["in_reserve"],
+            clock["reserve"] // timedelta(minutes=1) if clock["reserve"] is not None else None,
+            moment(),
+        ),
+        # The hand's backs, or the hand a review shows (none on one's own table).
+        "hand": (player["is_me"] or player["hand_count"], repr(player["hand"])),
+        "bank": (player["bank_total"], tuple((c["id"], c["kind"]) for c in player["bank"])),
+    }
+    return {
+        name: _pieces.get(
+            (name, key, language),
+            lambda name=name: render_to_string(
+                f"games/table.html#player_{name}", {"player": player}
+            ),
+        )
+        for name, key in shown.items()
+    }
 
 
 _sets = Memo(4096)
@@ -316,7 +352,7 @@ def board_update(game, user, shown):
 
 
 def _fragments_key(code, version, viewer):
-    return (code, version, viewer, translation.get_language(), _moment())
+    return (code, version, viewer, translation.get_language(), moment())
 
 
 def board_fragments(context):
@@ -356,7 +392,7 @@ def fragment_marks(context):
     common = (context["code"], context["seat"], context["status"], translation.get_language())
     status = (
         *common,
-        _moment(),
+        moment(),
         repr(context.get("game_over")),
         repr([table[k] for k in ("my_turn", "over", "outcome", "current_name")]),
         table["plays_left"] if table["my_turn"] else None,  # shown to the player on turn only
@@ -390,28 +426,26 @@ def view_deck(view):
 # --- the whole table -------------------------------------------------------------------------
 
 
-def present(view, user_names):
-    """Return the template data of one view; `user_names` maps player ids to names."""
+def present(view, user_names, at=None):
+    """Return the template data of one view; `user_names` maps player ids to names.
+
+    `at`, a table's (code, version), has what every viewer sees alike (the cards on
+    the table, the players but the viewer's own) drawn once for all the viewers
+    of that version.
+    """
     names = [
         user_names.get(p["player"], _("Player %(n)d") % {"n": p["seat"] + 1})
         for p in view["players"]
     ]
     me = view["seat"]
-    places = {}  # table card id -> (owner seat, colour it stands for)
-    spots = {}  # table card id -> (owner seat, colour, set number: see set_numbers)
-    cards = {}  # every visible card by id
     language = translation.get_language()
-    for p in view["players"]:
-        for s, number in zip(p["sets"], set_numbers(p["sets"])):
-            for c in s["cards"]:
-                places[c["id"]] = (p["seat"], s["colour"])
-                spots[c["id"]] = (p["seat"], s["colour"], number)
-                cards[c["id"]] = card(c, s["colour"], language)
-            for building in (s["house"], s["hotel"]):
-                if building:
-                    cards[building["id"]] = card(building, "", language)
-        for c in p["bank"]:
-            cards[c["id"]] = card(c, "", language)
+    if at is None:
+        public = _public_part(view, names, language)
+    else:
+        key = (*at, tuple(names), language)
+        public = _public.get(key, lambda: _public_part(view, names, language))
+    places, spots, table_cards, public_players = public
+    cards = dict(table_cards)
     for c in view["hand"] or ():
         cards[c["id"]] = card(c, "", language)
     helper = Labels(view, names, cards, places, spots)
@@ -423,7 +457,10 @@ def present(view, user_names):
         else:
             other_moves.append(move)
 
-    players = [_player(view, p, names, helper) for p in view["players"]]
+    # Copies: the table's context adds each player's clock and article to its own.
+    players = [dict(p) for p in public_players]
+    if me is not None:
+        players[me] = _player(view, view["players"][me], names, cards, helper)
     opponents = players[me + 1 :] + players[:me] if me is not None else players
     hand = None
     if view["hand"] is not None:
@@ -468,10 +505,38 @@ def present(view, user_names):
     }
 
 
-def _player(view, p, names, helper):
+_public = Memo(256)  # what every viewer of a table's version sees alike (present)
+
+
+def _public_part(view, names, language):
+    """Return (places, spots, cards, players) of `view` as every viewer sees them.
+
+    `places` maps a table card's id to (owner seat, colour it stands for);
+    `spots` to (owner seat, colour, set number: see set_numbers); `cards` holds
+    every card on the table drawn; `players` each player as others see them.
+    """
+    places = {}
+    spots = {}
+    cards = {}
+    for p in view["players"]:
+        for s, number in zip(p["sets"], set_numbers(p["sets"])):
+            for c in s["cards"]:
+                places[c["id"]] = (p["seat"], s["colour"])
+                spots[c["id"]] = (p["seat"], s["colour"], number)
+                cards[c["id"]] = card(c, s["colour"], language)
+            for building in (s["house"], s["hotel"]):
+                if building:
+                    cards[building["id"]] = card(building, "", language)
+        for c in p["bank"]:
+            cards[c["id"]] = card(c, "", language)
+    players = [_player(view, p, names, cards) for p in view["players"]]
+    return places, spots, cards, players
+
+
+def _player(view, p, names, cards, helper=None):
+    """Return player `p` as the viewer sees them: with `helper`, as their own (with their moves)."""
     seat = p["seat"]
-    mine = seat == view["seat"]
-    cards = helper.cards  # drawn by present
+    mine = helper is not None
     wild_moves = {}
     for m in view["moves"] if mine else ():
         if m["kind"] == "move_wild":

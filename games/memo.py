@@ -10,7 +10,18 @@ A value being computed is computed once: another thread asking for it meanwhile
 """
 
 import threading
+import time
 from collections import OrderedDict
+
+# What is drawn with a clock's words ("4 minutes left"), which age without a new version, is
+# remembered with the half-minute it was drawn in (moment()): the page's script counts down.
+FRESH_SECONDS = 30
+
+
+def moment():
+    """Return the half-minute now is in (see FRESH_SECONDS)."""
+    return int(time.time() // FRESH_SECONDS)
+
 
 # How long a thread waits for another computing the same value before computing it itself.
 WAIT_SECONDS = 5

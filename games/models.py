@@ -481,11 +481,10 @@ class Game(models.Model):
             events.extend(more)
             self._record(position, move, cause, now)
         newly_awaited = self._set_deadlines(state, seats, now, before)
-        if newly_awaited:
-            # A new decision may be reminded of again (the worker claims reminders as it sends).
-            Seat.objects.filter(game=self, position__in=newly_awaited, reminded=True).update(
-                reminded=False
-            )
+        for position in newly_awaited:
+            # A new decision may be reminded of again (the worker claims reminders as it
+            # sends, never for a seat not yet awaited): saved with the clocks, below.
+            seats[position].reminded = False
         self.snapshot = state.to_json()
         self.turn_number = state.turns
         if state.over:
@@ -759,6 +758,7 @@ class Seat(models.Model):
         "absent",
         "result",
         "ended_at",
+        "reminded",
     ]
 
     class Meta:

@@ -53,10 +53,12 @@ def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, 
     # Each table twice: as its owner sees it (with "(you)") and as the two others see it.
     assert drawn["player"] == 6
     assert drawn["board"] == drawn["hand"] == 3  # every user's own fragments
+    assert drawn["middle"] == 1  # the piles and the pending action, the same for all three
 
     again = redraw(game, users)
     assert again == first
     assert drawn["player"] == 6 and drawn["board"] == 3  # nothing drawn twice
+    assert drawn["middle"] == 1
 
     state = game.state()
     ender, third = state.current, (state.current + 2) % 3
@@ -140,6 +142,74 @@ def test_an_owners_set_with_forms_is_drawn_once_and_posts_the_version_shown(
     assert "Move to yellow" in menu.group(0)
     assert re.findall(r'name="version" value="([^"]*)"', menu.group(0)) == [str(game.version)]
     assert "<@version@>" not in html["alice"] + html["bob"]
+
+
+def test_the_players_as_others_see_them_are_worked_out_once_per_version(
+    alice, bob, charlie, monkeypatch
+):
+    worked = []
+    real = board._public_part
+    monkeypatch.setattr(board, "_public", Memo(100))
+    monkeypatch.setattr(board, "_public_part", lambda *a: worked.append(1) or real(*a))
+    game, _state = alices_turn(alice, bob, "alice hand: 1M", "alice table: red: red red/yellow")
+    game = Game.objects.get(pk=game.pk)
+
+    with translation.override("en"):
+        tables = {u.username: table_context(game, u)["table"] for u in (alice, bob, charlie)}
+
+    assert len(worked) == 1  # for alice, bob and the spectator charlie alike
+    alice_seen_by = {name: table["players"][0] for name, table in tables.items()}
+    # alice's own table offers her wild's moves; as the others see it, nothing of them.
+    wild = alice_seen_by["alice"]["sets"][0]["cards"][1]
+    assert [c["kind"] for c in wild["controls"]] == ["move_wild"]
+    for name in ("bob", "charlie"):
+        assert alice_seen_by[name]["is_me"] is False
+        assert not any(c["controls"] for s in alice_seen_by[name]["sets"] for c in s["cards"])
+    assert tables["bob"]["players"][1]["is_me"] is True  # bob's own table is his, not shared
+    assert tables["charlie"]["players"][1]["is_me"] is False
+
+
+def test_a_countdown_is_drawn_once_for_the_status_and_tables_showing_it(alice, bob, monkeypatch):
+    from games.templatetags import clock
+
+    drawn = []
+    real = clock.render_to_string
+    monkeypatch.setattr(clock, "_countdowns", Memo(100))
+    monkeypatch.setattr(clock, "render_to_string", lambda *a: drawn.append(a[1]) or real(*a))
+    game = started_game([alice, bob])
+
+    html = redraw(game, [alice, bob])
+
+    awaited = game.seats.exclude(deadline=None).select_related("user").get()
+    deadline = awaited.deadline
+    assert [d["clock"]["deadline"] for d in drawn] == [deadline]  # one deadline
+    # Shown three times: in the status of the player on turn, and on their table as they
+    # and as the other player see it.
+    shown = f'<span class="countdown" data-deadline="{deadline.isoformat()}">'
+    other = "bob" if awaited.user == alice else "alice"
+    assert html[awaited.user.username].count(shown) == 2 and html[other].count(shown) == 1
+
+
+def test_a_move_redraws_only_the_pieces_of_a_table_it_changed(alice, bob, drawn, monkeypatch):
+    monkeypatch.setattr(board, "_pieces", Memo(100))
+    monkeypatch.setattr(board, "moment", lambda: 1)  # no half-minute passes meanwhile
+    game, state = alices_turn(alice, bob, "alice hand: 1M 2M 3M 4M", "alice table: red: red")
+    # A first move gives alice the clock (the position was set without moving it).
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "4M")), version=game.version)
+    redraw(game, [alice, bob])
+    before = dict(drawn)
+
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "1M")), version=game.version)
+    html = redraw(game, [alice, bob])
+
+    new = {name: drawn.get(name, 0) - before.get(name, 0) for name in drawn}
+    assert new["player"] == 2  # alice's table, as she and as bob sees it
+    assert new["player_bank"] == 1  # her bank, the same for both
+    assert new["player_hand"] == 1  # her hand's backs, as bob sees them
+    assert new.get("player_head", 0) == new.get("player_clock", 0) == 0
+    assert 'title="2 cards in hand"' in html["bob"] and "Bank 5M" in html["bob"]
+    banked = card_in(Game.objects.get(pk=game.pk).state(), 0, "bank", "1M")
+    assert f'data-card="{banked}"' in html["alice"] and f'data-card="{banked}"' in html["bob"]
 
 
 def test_nobody_gets_another_users_fragments(alice, bob):
