@@ -407,15 +407,48 @@ def fragment_marks(context):
 
 
 def _fragment(name, context):
-    if name == "hand" and context["table"] is not None:
-        for entry in context["table"]["hand"] or ():
+    table = context["table"]
+    if name == "hand" and table is not None:
+        for entry in table["hand"] or ():
             entry["html"] = hand_entry_html(entry, context["version"], context["move_url"])
+    if name == "status" and table is not None and context["status"] == "active":
+        context = dict(context, status_pieces=_status_pieces(context))
     if name != "log":
         return render_to_string(f"games/table.html#{name}", context)
     # The last moves are the same for every player (and for every spectator) at a version.
     more = context["seat"] is not None or context["status"] == "finished"
     key = (context["code"], context["version"], more, translation.get_language())
     return _logs.get(key, lambda: render_to_string("games/table.html#log", context))
+
+
+def _status_pieces(context):
+    """Return the pieces of a game's status in play, each drawn once until it changes.
+
+    Most of a move changes one of them for a viewer, if any: whose turn it is and
+    whom the game waits for, the viewer's own clock (and resigning), the round.
+    """
+    table = context["table"]
+    me = table["me"]
+    clock = table["my_clock"] or {}
+    waiting = tuple((line["text"], line["is_me"]) for line in table["waiting"])
+    shown = {
+        "turn": (table["my_turn"], table["my_turn"] and table["plays_left"], table["current_name"])
+        + (context["seat"] is None, waiting),
+        "mine": (
+            me is not None and (me["resigned"], context["code"], get_script_prefix()),
+            *(clock.get(k) for k in ("absent", "vacation_until", "deadline", "in_reserve")),
+            moment(),
+        ),
+        "facts": (table["round"], table["sets_to_win"]),
+    }
+    language = translation.get_language()
+    return {
+        name: _pieces.get(
+            (f"status_{name}", key, language),
+            lambda name=name: render_to_string(f"games/table.html#status_{name}", context),
+        )
+        for name, key in shown.items()
+    }
 
 
 def view_deck(view):

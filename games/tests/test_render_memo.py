@@ -212,6 +212,50 @@ def test_a_move_redraws_only_the_pieces_of_a_table_it_changed(alice, bob, drawn,
     assert f'data-card="{banked}"' in html["alice"] and f'data-card="{banked}"' in html["bob"]
 
 
+def test_a_move_form_is_drawn_once_and_posts_the_version_it_is_shown_at(alice, bob, monkeypatch):
+    from games.templatetags import moves
+
+    drawn = []
+    real = moves.render_to_string
+    monkeypatch.setattr(moves, "_forms", Memo(100))
+    monkeypatch.setattr(moves, "render_to_string", lambda *a: drawn.append(a[1]) or real(*a))
+    game, state = alices_turn(alice, bob, "alice hand: 1M 2M sly_deal", "bob table: red: red")
+    redraw(game, [alice])
+    first = len(drawn)
+    assert first >= 4  # bank 1M, bank 2M, the Sly Deal's (bank it, take bob's red), end turn
+
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "1M")), version=game.version)
+    html = redraw(game, [alice])["alice"]
+
+    assert len(drawn) == first  # the same moves on offer: no form drawn again
+    forms = re.findall(
+        r'<form method="post" action="[^"]*" ws-send class="move-form">.*?</form>', html, re.S
+    )
+    assert len(forms) == first - 1  # all but the 1M's
+    for form in forms:
+        assert re.findall(r'name="version" value="([^"]*)"', form) == [str(game.version)]
+
+
+def test_a_status_is_drawn_from_pieces_shared_by_the_players_who_see_them_so(
+    alice, bob, drawn, monkeypatch
+):
+    monkeypatch.setattr(board, "_pieces", Memo(100))
+    monkeypatch.setattr(board, "moment", lambda: 1)  # no half-minute passes meanwhile
+    game, state = alices_turn(alice, bob, "alice hand: 1M 2M 3M")
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "3M")), version=game.version)
+    html = redraw(game, [alice, bob])
+    assert drawn["status_turn"] == 2  # "Your turn: 2 plays left"; "alice's turn", bob's
+    assert drawn["status_facts"] == 1  # the round, the same for both
+
+    game.play(0, rules.Move.bank(card_in(state, 0, "hand", "2M")), version=game.version)
+    again = redraw(game, [alice, bob])
+
+    assert drawn["status_turn"] == 3  # alice's plays left, not bob's line
+    assert drawn["status_mine"] == 2 and drawn["status_facts"] == 1  # as they were
+    assert "Your turn: 2 plays left" in html["alice"] and "Your turn: 1 play left" in again["alice"]
+    assert "alice's turn" in again["bob"] and "Your turn" not in again["bob"]
+
+
 def test_nobody_gets_another_users_fragments(alice, bob):
     game = started_game([alice, bob])
 

@@ -1,0 +1,37 @@
+"""A move's form, drawn once per move and language in a server process.
+
+A player's turn redraws the menus of their hand at every move, and a card
+whose menu changed (a new target for a Sly Deal, one more colour for a rent)
+still offers mostly the moves it offered before. Each form is remembered
+(games/memo.py) with games.board.VERSION_MARK in place of the version it
+posts, put in as it is used.
+"""
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.memo import Memo
+
+register = template.Library()
+
+_forms = Memo(4096)
+
+
+@register.simple_tag(takes_context=True)
+def move_form(context, control):
+    """Render games/table.html#move_form for `control` (a games.labels control)."""
+    from games.board import VERSION_MARK, with_version  # games.board draws with this tag
+
+    move_url = context["move_url"]
+    key = (control["kind"], control["label"], tuple(control["fields"]), move_url)
+    key += (translation.get_language(),)
+    html = _forms.get(
+        key,
+        lambda: render_to_string(
+            "games/table.html#move_form",
+            {"control": control, "version": VERSION_MARK, "move_url": move_url},
+        ),
+    )
+    version = context["version"]
+    return html if version is VERSION_MARK else with_version(html, version)
