@@ -189,7 +189,8 @@ def _continued(game, names, deck, length):
 
     Only the moves made since that version are read and told, by a copy of the
     teller that told its lines (which knows the action being answered). A new
-    rent is told from the whole log instead: its amount needs the state before it.
+    rent's amount is the one the game waits for answers to; any other new rent
+    is told from the whole log instead (its amount needs the state before it).
     """
     for version in range(game.version - 1, max(game.version - CONTINUE_FROM, 0) - 1, -1):
         found = _recent.find(_recent_key(game, version, names, deck, length))
@@ -205,9 +206,15 @@ def _continued(game, names, deck, length):
         rows = list(game.moves.filter(n__gte=version).order_by("n"))
     else:
         rows = [copy(m) for m in made]  # told (given an index) apart from other languages' copies
-    if any(_is_rent(m.move, deck) for m in rows) or (rows and rows[0].n <= lines[-1]["n"]):
+    if rows and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
+    rents = [m for m in rows if _is_rent(m.move, deck)]
+    if rents:
+        pending = _pending_rent(game)
+        if len(rents) > 1 or pending is None or pending[0] != rents[0].move["card"]:
+            return None
+        teller.amounts[rents[0].n] = pending[1]
     last = lines[-1].get("index", 0)
     told = []
     for index, m in enumerate(rows, last + 1):

@@ -342,6 +342,42 @@ def test_it_tells_the_amount_of_the_rent_waiting_for_answers(client, alice, tabl
     assert "alice charged everyone 4M yellow rent" in page
 
 
+@pytest.mark.django_db
+def test_it_tells_a_new_rent_on_from_the_last_version_with_the_amount_waited_for(
+    alice, table_game, monkeypatch
+):
+    from games import log
+    from games.board import view_deck
+
+    state = set_position(
+        table_game,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: rent:red/yellow 1M
+        alice table: yellow: yellow yellow
+        bob bank: 10M 5M
+        """,
+    )
+    names = ["alice", "bob"]
+    deck = view_deck(rules.view_for(state, None))
+    table_game.play(0, {"kind": "bank", "card": card_in(state, "alice", "hand", "1M")})
+    with translation.override("en"):
+        log.recent_moves(table_game, names, deck)  # the table drawn before the rent
+        table_game.play(
+            0,
+            {
+                "kind": "play",
+                "card": card_in(state, "alice", "hand", "rent:red/yellow"),
+                "colour": "yellow",
+            },
+        )
+        monkeypatch.setattr(log, "_told", lambda *a: pytest.fail("the whole log told again"))
+        lines = log.recent_moves(table_game, names, deck)
+
+    assert lines[-1]["text"] == "alice charged everyone 4M yellow rent"
+
+
 def test_it_tells_only_the_new_moves_of_each_version_and_the_same_as_the_whole_log(
     alice, bob, charlie, monkeypatch
 ):
