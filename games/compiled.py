@@ -10,7 +10,7 @@ seats and users of a table of four, 1.3 ms). The reads are config.statements'
 does.
 """
 
-from config.statements import insert, joined, save_fields  # noqa: F401  (the move's writes)
+from config.statements import insert, joined, save_fields, values  # noqa: F401  (the move's writes)
 
 
 def _fields(model, leave=()):
@@ -65,3 +65,54 @@ def seat_at(code, user_id):
         {"game": (Game, _fields(Game, leave=("snapshot", "summary")))},
     )
     return found[0] if found else None
+
+
+# A table page's reads (games.views.table).
+
+
+def game_by_code(code):
+    """Return game `code` with every column, or None."""
+    from games.models import Game
+
+    found = joined(
+        "a game by its code",
+        lambda code: Game.objects.filter(code=code),
+        (code,),
+        Game,
+        _fields(Game),
+        {},
+    )
+    return found[0] if found else None
+
+
+def own_seat(game, user_id):
+    """Return user `user_id`'s seat at `game` as it is now (its standing answers), or None."""
+    from games.models import Seat
+
+    found = joined(
+        "a user's seat at a game",
+        lambda game_id, user_id: Seat.objects.filter(game_id=game_id, user_id=user_id)[:1],
+        (game.pk, user_id),
+        Seat,
+        _fields(Seat),
+        {},
+    )
+    for seat in found:
+        Seat.game.field.set_cached_value(seat, game)
+    return found[0] if found else None
+
+
+def has_unread(user_id, game_id):
+    """Whether user `user_id` has a notification of game `game_id` not read yet."""
+    from games.models import Notification
+
+    return bool(
+        values(
+            "unread notifications of a game",
+            lambda user_id, game_id: Notification.objects.filter(
+                user_id=user_id, game_id=game_id, read_at=None
+            ).values_list("id")[:1],
+            user_id,
+            game_id,
+        )
+    )

@@ -28,7 +28,7 @@ from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table
 from games.bots import fill_with_bots
 from games.cardnames import translate_english_name
 from games.chat_panel import chat_context, review_chat
-from games.compiled import seat_at
+from games.compiled import game_by_code, has_unread, own_seat, seat_at
 from games.forms import StandingAnswersForm
 from games.game_over import computer_level
 from games.keyset import KeysetPage, Listed, requested_page
@@ -48,14 +48,16 @@ class BadMove(ValueError):
 @never_cache
 @login_required
 def table(request, code):
-    game = get_object_or_404(Game, code=code)
+    game = game_by_code(code)
+    if game is None:
+        raise Http404
     if game.status == Game.Status.OPEN:
         return redirect(waiting_room_url(game))
     if not may_watch(request.user, game):
         raise Http404  # as the waiting room of a private table does: no sign it exists
     context = table_context(game, request.user)
     context["drawn"] = page_fragments(request, game)
-    seat = game.seats.filter(user=request.user).first()  # as it is now: its standing answers
+    seat = own_seat(game, request.user.pk)  # as it is now: its standing answers
     context["chat"] = chat_context(game, request.user, context["seat"])
     if seat is not None:
         _seen(game, request.user, seat)
@@ -125,7 +127,7 @@ def _seen(game, user, seat):
     if seat.seen_at is None or (waiting is not None and seat.seen_at < waiting):
         game.seats.filter(user=user).update(seen_at=now)
     unread = Notification.objects.filter(user=user, game=game, read_at=None)
-    if unread.exists() and unread.update(read_at=now):
+    if has_unread(user.pk, game.pk) and unread.update(read_at=now):
         broadcast_users({user.id})
 
 
