@@ -25,13 +25,18 @@ by the fault tests in games/tests/test_faults.py):
   expiry, a full channel) heals within one period.
 """
 
+from contextlib import contextmanager
+
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connection
 from django.http import HttpRequest
 from django.utils import translation
 
 from games.board import board_update, game_at
 from games.chat_socket import ChatSocket
+from games.memo import WouldWait, without_waiting
 from games.models import Game, group_name
 from games.socket_moves import SocketMoves
 from games.sockets import SelfChecking
@@ -64,6 +69,34 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     def disconnect(self, close_code):
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    async def handled_on_loop(self, message):
+        """Draw a broadcast's board on the event loop when this process remembers all of it.
+
+        After a move made in this process (games.board.remember) a socket's
+        redraw reads nothing: it is drawn here, without the hop to a thread and
+        back. Anything that would read the database (a move made in another
+        process, a correspondence game's vacations, the game's end) or wait for
+        another thread's drawing is refused before it starts, and the broadcast
+        goes to the thread (game_updated) as any other message.
+        """
+        if message.get("type") != "game.updated":
+            return False
+        version = message.get("version", 0)
+        if version <= self.sent_version:
+            return True
+        try:
+            with no_queries(), without_waiting(), translation.override(self.language()):
+                game = game_at(self.code, version)
+                if game is None or game.status != Game.Status.ACTIVE:
+                    return False
+                html, shown = board_update(game, self.user, self.shown)
+        except (SynchronousOnlyOperation, QueryRefused, WouldWait):
+            return False
+        self.shown = shown
+        self.sent_version = game.version
+        await self.send_on_loop({"type": "websocket.send", "text": html})
+        return True
 
     def game_updated(self, event):
         version = event.get("version", 0)
@@ -113,3 +146,19 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             if name == b"accept-language":
                 request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
         return translation.get_language_from_request(request)
+
+
+class QueryRefused(Exception):
+    """A query was asked for on the event loop (see GameConsumer.handled_on_loop)."""
+
+
+def _refuse(execute, sql, params, many, context):
+    raise QueryRefused(sql)
+
+
+@contextmanager
+def no_queries():
+    """Refuse any query made meanwhile, before it runs (on an event loop Django refuses them
+    anyway, unless DJANGO_ALLOW_ASYNC_UNSAFE is set)."""
+    with connection.execute_wrapper(_refuse):
+        yield

@@ -199,14 +199,16 @@ def _continued(game, names, deck, length):
     else:
         return None
     lines, teller = found
-    if teller is None or not lines:
+    if not lines:
+        teller = _Teller(names, deck)  # no move yet: none to answer
+    elif teller is None:
         return None
     made = _made.find((game.pk, game.code, version, game.version))
     if made is None:
         rows = list(game.moves.filter(n__gte=version).order_by("n"))
     else:
         rows = [copy(m) for m in made]  # told (given an index) apart from other languages' copies
-    if rows and rows[0].n <= lines[-1]["n"]:
+    if rows and lines and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
     rents = [m for m in rows if _is_rent(m.move, deck)]
@@ -215,7 +217,7 @@ def _continued(game, names, deck, length):
         if len(rents) > 1 or pending is None or pending[0] != rents[0].move["card"]:
             return None
         teller.amounts[rents[0].n] = pending[1]
-    last = lines[-1].get("index", 0)
+    last = lines[-1].get("index", 0) if lines else 0
     told = []
     for index, m in enumerate(rows, last + 1):
         m.index = index

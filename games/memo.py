@@ -12,6 +12,8 @@ A value being computed is computed once: another thread asking for it meanwhile
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 # What is drawn with a clock's words ("4 minutes left"), which age without a new version, is
 # remembered with the half-minute it was drawn in (moment()): the page's script counts down.
@@ -21,6 +23,23 @@ FRESH_SECONDS = 30
 def moment():
     """Return the half-minute now is in (see FRESH_SECONDS)."""
     return int(time.time() // FRESH_SECONDS)
+
+
+class WouldWait(Exception):
+    """A value another thread is computing was asked for where nothing may wait for it."""
+
+
+_no_waiting = ContextVar("memo_no_waiting", default=False)
+
+
+@contextmanager
+def without_waiting():
+    """Raise WouldWait instead of waiting for a value another thread computes (an event loop)."""
+    token = _no_waiting.set(True)
+    try:
+        yield
+    finally:
+        _no_waiting.reset(token)
 
 
 # How long a thread waits for another computing the same value before computing it itself.
@@ -46,6 +65,8 @@ class Memo:
                 done = threading.Event()
                 self._computing[key] = (me, done)
         if owner is not None and owner != me:
+            if _no_waiting.get():
+                raise WouldWait(key)
             done.wait(WAIT_SECONDS)
             with self._lock:
                 if key in self._entries:
@@ -81,6 +102,8 @@ class Memo:
             owner, done = self._computing.get(key, (None, None))
         if not wait or done is None or owner == threading.get_ident():
             return None
+        if _no_waiting.get():
+            raise WouldWait(key)
         done.wait(WAIT_SECONDS)
         with self._lock:
             return self._entries.get(key)

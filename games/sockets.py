@@ -158,6 +158,11 @@ def send_frames(loop, send, waited, message):
     return None
 
 
+async def _send_on_loop(loop, send, message):
+    """Send a frame from the event loop after those the consumer's thread handed over."""
+    loop.call_soon(_start_sending, loop, send, message)
+
+
 def _start_sending(loop, send, message):
     loop.create_task(send(message)).add_done_callback(_sent)
 
@@ -204,6 +209,7 @@ class SelfChecking:
         self.base_send = async_to_sync(send) if self._sync else send
         if self._sync and served:  # see send_frames
             self.base_send = partial(send_frames, loop, send, self.base_send)
+        self.send_on_loop = partial(_send_on_loop, loop, send) if served else send
         feeds = [asyncio.ensure_future(feed(source, inbox)) for source in sources]
         period = check_period()
         # The first wait is jittered, so that sockets opened together do not check together.
@@ -220,7 +226,8 @@ class SelfChecking:
                         # groups, its slots and its presence as for any socket that goes.
                         await send({"type": "websocket.close", "code": SESSION_ENDED})
                         message = {"type": "websocket.disconnect", "code": SESSION_ENDED}
-                await self.dispatch(message)
+                if not await self.handled_on_loop(message):
+                    await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
@@ -230,6 +237,16 @@ class SelfChecking:
             for task in feeds:
                 task.cancel()
             await asyncio.gather(*feeds, return_exceptions=True)
+
+    async def handled_on_loop(self, message):
+        """Handle `message` on the event loop, without a thread; return whether it was.
+
+        A consumer answers here what it can without the database, such as a
+        broadcast whose drawing this process remembers (games/consumers.py):
+        the hop to a thread and back costs more CPU than the drawing itself.
+        Anything else is dispatched to the consumer's thread, as Channels does.
+        """
+        return False
 
     def after(self, delay, message):
         """Dispatch `message` to this socket in `delay` seconds (call it on the event loop)."""

@@ -130,3 +130,65 @@ async def test_it_heals_a_gap_by_sending_the_whole_board_on_reconnect(sockets_ga
 
     assert connected
     assert 'data-version="2"' in html and 'id="board"' in html
+
+
+@pytest.fixture
+def threads_drawing(monkeypatch):
+    """Record the broadcasts a socket's thread handled (GameConsumer.game_updated)."""
+    from games.consumers import GameConsumer
+
+    handled = []
+    real = GameConsumer.game_updated
+
+    def recording(self, event):
+        handled.append(event["version"])
+        return real(self, event)
+
+    monkeypatch.setattr(GameConsumer, "game_updated", recording)
+    return handled
+
+
+async def two_sockets_after_a_move(game, alice, bob):
+    """Return the boards alice's and bob's sockets receive after a move."""
+    sockets = []
+    try:
+        for user in (alice, bob):
+            socket, _connected = await connect(game, user)
+            sockets.append(socket)
+            await receive(socket)
+        current = (await sync_to_async(game.state)()).current
+        await sync_to_async(game.play)(current, {"kind": "end"}, version=1)
+        return [await receive(socket) for socket in sockets]
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_it_draws_a_move_made_in_this_process_on_the_event_loop(
+    sockets_game, alice, bob, threads_drawing
+):
+    boards = await two_sockets_after_a_move(sockets_game, alice, bob)
+
+    assert threads_drawing == []  # no thread: this process remembers what the move saved
+    for html in boards:
+        assert 'data-version="2"' in html and "ended the turn" in html
+    state = await sync_to_async(sockets_game.state)()
+    assert set(state.players[ALICE].hand) <= card_ids(boards[0])
+    assert not card_ids(boards[1]) & set(state.players[ALICE].hand)
+
+
+async def test_it_draws_on_the_sockets_thread_what_it_does_not_remember(
+    sockets_game, alice, bob, threads_drawing, monkeypatch
+):
+    from games import board
+    from games.memo import Memo
+
+    # As after a move made in another process: the game's new row is not at hand.
+    monkeypatch.setattr(board, "remember", lambda *args: None)
+    monkeypatch.setattr(board, "_games", Memo(10))
+
+    boards = await two_sockets_after_a_move(sockets_game, alice, bob)
+
+    assert threads_drawing == [2, 2]  # each socket read the game on its thread
+    for html in boards:
+        assert 'data-version="2"' in html and "ended the turn" in html

@@ -29,7 +29,7 @@ The figures are per move, the median of --runs runs. Under "post":
 | move_ms | whole move: the POST and every socket's update (process CPU) |
 | post_ms | the POST alone (process CPU, no socket open) |
 | post_render_ms | rendering the POST's answer (games.views._board_or_redirect) |
-| socket_render_ms, per_socket_ms | every socket's render (GameConsumer.send_board), one socket's |
+| socket_render_ms, per_socket_ms | every socket's render (GameConsumer.send_board on its thread, games.board.board_update on the event loop), one socket's |
 | log_ms | the recent-moves log (games.board.recent_moves), POST and sockets |
 | request_ms | the POST less the view: Daphne, middleware, session, auth |
 | lookup_ms | the view less Game.play and the answer's rendering: the game and seat lookup |
@@ -168,9 +168,12 @@ _totals = {name: 0.0 for name in PROBES}
 _lock = threading.Lock()
 
 
+_depths = {}  # by probe name: how deep each thread is in the functions probed under it
+
+
 def probe(name, function):
     """Return `function` adding the CPU time of its thread to _totals[name] (nesting counted once)."""
-    depth = threading.local()
+    depth = _depths.setdefault(name, threading.local())
 
     def probed(*args, **kwargs):
         level = getattr(depth, "level", 0)
@@ -189,12 +192,14 @@ def probe(name, function):
 
 
 def install_probes():
-    from games import board, models, rules, views
+    from games import board, consumers, models, rules, views
     from games.consumers import GameConsumer
 
     views.move = probe("view", views.move)
     views._board_or_redirect = probe("post_render", views._board_or_redirect)
     GameConsumer.send_board = probe("socket_render", GameConsumer.send_board)
+    # A broadcast drawn on the event loop (GameConsumer.handled_on_loop) draws with this.
+    consumers.board_update = probe("socket_render", consumers.board_update)
     board.recent_moves = probe("log", board.recent_moves)
     models.Game.play = probe("play", models.Game.play)
     rules.apply = probe("apply", rules.apply)
