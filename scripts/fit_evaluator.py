@@ -51,23 +51,18 @@ def collect(games, players_choice, seed, options, feature_fn):
 
 
 def arrays(data, np):
-    """Return per-position feature tensors grouped by player count, winners, game ids."""
+    """Return {player count: (features of every seat at every position, winners)}."""
     groups = {}
-    for g, (rows, winner) in enumerate(data):
-        n = len(rows[0])
-        x, y, ids = groups.setdefault(n, ([], [], []))
-        for row in rows:
-            x.append(row)
-            y.append(winner)
-            ids.append(g)
-    return {
-        n: (np.array(x, float), np.array(y), np.array(ids)) for n, (x, y, ids) in groups.items()
-    }
+    for rows, winner in data:
+        x, y = groups.setdefault(len(rows[0]), ([], []))
+        x.extend(rows)
+        y.extend([winner] * len(rows))
+    return {n: (np.array(x, float), np.array(y)) for n, (x, y) in groups.items()}
 
 
 def log_loss(w, groups, np):
     total = count = 0.0
-    for x, y, _ids in groups.values():
+    for x, y in groups.values():
         s = x @ w
         s -= s.max(axis=1, keepdims=True)
         logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
@@ -83,7 +78,7 @@ def fit(groups, size, np, ridge=1e-3, steps=60):
         grad = ridge * w
         hess = ridge * np.eye(size)
         count = 0
-        for x, y, _ids in groups.values():
+        for x, y in groups.values():
             s = x @ w
             s -= s.max(axis=1, keepdims=True)
             p = np.exp(s)
