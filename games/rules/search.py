@@ -331,7 +331,7 @@ def winning_line(state, seat, limit=WIN_SEARCH_NODES):
 # fitted by maximum likelihood on the positions at the start of every turn of games between
 # basic players: 16,000 two-player games (WEIGHTS_TWO), 8,000 of 3 to 5 players (WEIGHTS_MANY)
 # and 5,000 of the enhanced edition at 2 and 4 players (WEIGHTS_ENHANCED). FEATURES says what
-# is weighed.
+# is weighed. scripts/fit_evaluator.py refits them (with numpy, outside the site's environment).
 FEATURES = (
     "complete sets that count",
     "one set to go",
