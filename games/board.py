@@ -366,15 +366,44 @@ def board_fragments(context):
 
 
 def _draw(context, shown=None):
-    """Return (html, marks) of the fragments whose marks differ from `shown` (all without)."""
+    """Return (html, marks) of the fragments whose marks differ from `shown` (all without).
+
+    A board the page shows already is not sent whole: only its parts that changed
+    (a player's table, the piles in the middle) are, each swapped on its own.
+    """
     oob = dict(context, oob=True, flash=[])
     marks = fragment_marks(context)
-    drawn = [
-        _fragment(name, oob)
-        for name in FRAGMENTS
-        if shown is None or marks[name] is None or shown.get(name) != marks[name]
-    ]
+    drawn = []
+    for name in FRAGMENTS:
+        if shown is not None and marks[name] is not None and shown.get(name) == marks[name]:
+            continue
+        if name == "board" and shown is not None and shown.get(BOARD) == marks[BOARD] is not None:
+            drawn.extend(_board_parts(context, marks, shown))
+        else:
+            drawn.append(_fragment(name, oob))
     return "\n".join(drawn), marks
+
+
+# The mark of what the board holds (whose tables, in which order): a page showing it is
+# sent the parts of the board that changed, not the board.
+BOARD = "board parts"
+
+
+def _board_parts(context, marks, shown):
+    """Return the parts of the board whose marks differ from `shown`, as out-of-band swaps.
+
+    Each carries the version it was drawn at (data-version): the page keeps the
+    newest of a part and of the board around it (static/js/table.js).
+    """
+    table = context["table"]
+    version = f' data-version="{context["version"]}" hx-swap-oob="true"'
+    parts = [(f"player-{p['seat']}", p["html"], "article") for p in table["players"]]
+    parts.append(("middle", table["middle_html"], "div"))
+    return [
+        html.replace(f'<{tag} id="{name}"', f'<{tag} id="{name}"{version}', 1)
+        for name, html, tag in parts
+        if shown.get(name) != marks[name]
+    ]
 
 
 def fragment_marks(context):
@@ -386,10 +415,13 @@ def fragment_marks(context):
     """
     table = context["table"]
     if table is None:
-        return dict.fromkeys(FRAGMENTS)
+        return dict.fromkeys((*FRAGMENTS, BOARD))
     version = context["version"]
     me = table["me"]
     common = (context["code"], context["seat"], context["status"], translation.get_language())
+    # The board's parts: each player's table and the piles (see _board_parts).
+    parts = {f"player-{p['seat']}": hash((*common, p["html"])) for p in table["players"]}
+    parts["middle"] = hash((*common, table["board_key"]))
     status = (
         *common,
         moment(),
@@ -403,7 +435,9 @@ def fragment_marks(context):
     board = (*common, table["board_key"], players)
     hand_forms = bool(table["prompt"]) or any(entry["controls"] for entry in table["hand"] or ())
     hand = (*common, table["hand_key"], version if hand_forms else None)
-    return {"status": hash(status), "board": hash(board), "hand": hash(hand), "log": None}
+    marks = {"status": hash(status), "board": hash(board), "hand": hash(hand), "log": None}
+    marks[BOARD] = hash((*common, tuple(parts)))
+    return dict(parts, **marks)
 
 
 def _fragment(name, context):

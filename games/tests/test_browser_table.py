@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import open_page
+from conftest import open_live_table, open_page
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -57,3 +57,41 @@ def test_it_counts_down_the_time_to_decide_in_the_browsers_time_zone(
     page.screenshot(path=screenshot_dir / "table-countdown.png", full_page=True)
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_swaps_in_the_changed_table_alone_and_keeps_the_newest_version(
+    live_asgi_server, browser, alice, bob, started_game
+):
+    state = set_position(started_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, started_game)
+    bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, started_game)
+    bob_page.evaluate("() => { document.getElementById('board').dataset.kept = 'yes'; }")
+
+    alice_page.click(f'details[data-card-menu="{five}"] > summary')
+    alice_page.click("text=Bank it (5M)")
+
+    # Bob's page is sent alice's table alone: the board around it stays, at the new version.
+    bob_page.wait_for_selector('#board[data-version="2"][data-kept="yes"]', timeout=10_000)
+    assert "Bank 5M" in bob_page.inner_text("#player-0")
+    assert bob_page.get_attribute("#player-0", "data-version") == "2"
+
+    def swap(html):
+        bob_page.evaluate("html => window.htmx.swap('#flash', html, {swapStyle: 'none'})", html)
+
+    # A part older than the board (a late answer) is not swapped in; a newer one is.
+    swap('<article id="player-0" class="player" data-version="1" hx-swap-oob="true">old</article>')
+    assert "Bank 5M" in bob_page.inner_text("#player-0")
+    assert bob_page.get_attribute("#player-1", "data-version") is None  # drawn in the board
+    swap('<article id="player-1" class="player" data-version="1" hx-swap-oob="true">old</article>')
+    assert "bob (you)" in bob_page.inner_text("#player-1")
+    swap('<article id="player-0" class="player" data-version="3" hx-swap-oob="true">new</article>')
+    assert bob_page.inner_text("#player-0") == "new"
+    assert bob_page.get_attribute("#board", "data-version") == "3"
+    # Nor is a whole board older than the parts it holds.
+    swap('<section id="board" data-version="2" hx-swap-oob="true">old board</section>')
+    assert bob_page.inner_text("#player-0") == "new"
+    assert alice_errors == [] and bob_errors == []
+    alice_page.context.close()
+    bob_page.context.close()

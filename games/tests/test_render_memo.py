@@ -364,3 +364,66 @@ def test_the_sockets_are_told_of_a_move_even_if_handing_it_over_fails(
 
     assert told == [game.version]  # the sockets redraw from the database at this version
     assert Game.objects.get(pk=game.pk).version == game.version  # the move was kept
+
+
+def _element(html, element_id):
+    """Return (start, end) of the element of `html` with `element_id`, or None."""
+    found = re.search(rf'<(\w+) id="{element_id}"', html)
+    if found is None:
+        return None
+    tag, depth = found.group(1), 0
+    for tag_found in re.finditer(rf"<(/?){tag}\b[^>]*>", html[found.start() :]):
+        depth += -1 if tag_found.group(1) else 1
+        if depth == 0:
+            return found.start(), found.start() + tag_found.end()
+    raise AssertionError(f"{element_id} is not closed")
+
+
+def _swapped(page, html):
+    """Return `page` with the out-of-band swaps of `html` made, as htmx makes them."""
+    for element_id in re.findall(r'<\w+ id="([\w-]+)"[^>]* hx-swap-oob="true"', html):
+        start, end = _element(html, element_id)
+        incoming = html[start:end].replace(' hx-swap-oob="true"', "", 1)
+        shown = _element(page, element_id)
+        assert shown is not None, f"the page has no {element_id} to swap"
+        page = page[: shown[0]] + incoming + page[shown[1] :]
+    return page
+
+
+def _board(html):
+    start, end = _element(html, "board")
+    return re.sub(r' data-version="\d+"| hx-swap-oob="true"', "", html[start:end])
+
+
+def test_it_sends_the_parts_of_the_board_that_changed_and_the_board_is_as_if_drawn_whole(
+    alice, bob, charlie
+):
+    """A page that swaps in the parts it is sent shows the board its player would be shown."""
+    from games.load import pick_move
+
+    users = [alice, bob, charlie]
+    game = started_game(users)
+    with translation.override("en"):
+        pages, shown = {}, {}
+        for user in users:
+            html, shown[user.pk] = board.board_update(board.game_at(game.code), user, None)
+            pages[user.pk] = html.replace(' hx-swap-oob="true"', "")
+        parts_sent = whole_sent = 0
+        for n in range(80):
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            seat, move = pick_move(game.snapshot, n, "basic")
+            game.play(seat, move, version=game.version)
+            # The game's end redraws the boards whole (a finished game's board is another).
+            ended = Game.objects.get(pk=game.pk).status != Game.Status.ACTIVE
+            for user in users:
+                html, shown[user.pk] = board.board_update(
+                    board.game_at(game.code, game.version), user, shown[user.pk]
+                )
+                whole_sent += 'id="board"' in html and not ended
+                parts_sent += len(re.findall(r'<\w+ id="(?:player-\d|middle)" data-version', html))
+                pages[user.pk] = _swapped(pages[user.pk], html)
+                drawn_whole = board.board_update(game, user, None)[0]
+                assert _board(pages[user.pk]) == _board(drawn_whole)
+    assert n > 20 and parts_sent > n and whole_sent == 0

@@ -6,6 +6,8 @@ note) is neither drawn nor sent again. A fragment with forms posts its version,
 so it is sent with every new version.
 """
 
+import re
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -16,7 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fragments(html):
-    return {name for name in ("status", "board", "hand", "log") if f'id="{name}"' in html}
+    """Return the ids of the elements `html` swaps (out of band)."""
+    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]* hx-swap-oob="true"', html))
 
 
 async def test_it_sends_only_the_fragments_that_changed(table_game, alice, bob, charlie):
@@ -37,10 +40,13 @@ async def test_it_sends_only_the_fragments_that_changed(table_game, alice, bob, 
 
         # The mover's hand lost a card; the other player's hand and the spectator's note
         # did not change, and hold no forms: they are not sent again. Nor is their status:
-        # the plays left, which changed, show only on the mover's.
-        assert fragments(await receive(by_seat[mover])) == {"status", "board", "hand", "log"}
-        assert fragments(await receive(by_seat[waiter])) == {"board", "log"}
-        assert fragments(await receive(sockets["charlie"])) == {"board", "log"}
+        # the plays left, which changed, show only on the mover's. Of the board, only the
+        # mover's table changed (its bank, its hand's backs): the piles and the other
+        # player's table are not sent again.
+        mover_table = f"player-{mover}"
+        assert fragments(await receive(by_seat[mover])) == {"status", mover_table, "hand", "log"}
+        assert fragments(await receive(by_seat[waiter])) == {mover_table, "log"}
+        assert fragments(await receive(sockets["charlie"])) == {mover_table, "log"}
 
         await sync_to_async(game.play)(mover, rules.Move.end(), version=game.version)
 

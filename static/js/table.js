@@ -85,11 +85,24 @@
     });
   }
 
+  // The fragment around a part of it swapped alone (a player's table inside the board).
+  function around(element) {
+    return element.parentElement && element.parentElement.closest("[data-version]");
+  }
+
+  // The newest version the page shows where `target` is: its own, or that of the fragment
+  // around it, which holds the newest of the parts swapped into it (below).
+  function shownVersion(target) {
+    const own = versionOf(target);
+    const outer = versionOf(around(target));
+    return outer !== null && (own === null || outer > own) ? outer : own;
+  }
+
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const target = event.detail.target;
     const fragment = event.detail.fragment;
     const incoming = fragment && fragment.firstElementChild;
-    const shown = versionOf(target);
+    const shown = shownVersion(target);
     const next = versionOf(incoming);
     if (shown !== null && next !== null && next < shown) {
       event.detail.shouldSwap = false;
@@ -100,7 +113,15 @@
     );
   });
 
-  document.addEventListener("htmx:oobAfterSwap", function () {
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    // A part swapped alone brings the fragment around it to its version: the board's
+    // data-version is that of the newest table or piles it shows.
+    const part = event.target;
+    const version = versionOf(part);
+    const outer = part && part.isConnected ? around(part) : null;
+    if (version !== null && outer && versionOf(outer) < version) {
+      outer.setAttribute("data-version", String(version));
+    }
     openMenus.forEach(function (key) {
       const menu = findMenu(key);
       if (menu) menu.open = true;
