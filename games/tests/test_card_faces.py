@@ -133,3 +133,26 @@ def test_it_draws_faces_in_chinese(client, alice, table_game, dealt):
     )
     face, tip = faces(response.content.decode(), card_in(dealt, "alice", "hand", "sly_deal"))
     assert "盗取一张物业" in face and "盗取" in text(tip)
+
+
+def test_it_names_a_card_with_the_progress_its_set_has_now(monkeypatch):
+    """A card's face is drawn once, whatever its set holds; its label says what it holds now."""
+    from django.template import Context, Template
+
+    from games.templatetags import cards
+
+    drawn = []
+    real = cards.render_to_string
+    monkeypatch.setattr(cards, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    template = Template("{% load cards %}{% card_face c in_set=set %}")
+    red = {"id": 9091, "kind": "red", "value": 3, "as_colour": "red", "category": "property"}
+    red.update(name="Red property", colours=["red"], text={}, face="property", wild=False)
+    with translation.override("en"):
+        labels = [
+            template.render(Context({"c": red, "set": {"count": count, "size": 3}}))
+            for count in (1, 2, 3, 2)
+        ]
+    for count, html in zip((1, 2, 3, 2), labels, strict=True):
+        assert f"Red property, worth 3M, in a set of {count} of 3" in html
+        assert "<@" not in html
+    assert len(drawn) == 1
