@@ -42,7 +42,8 @@ from games.rules.cards import (
     decks_for,
 )
 
-# The fragments of the table page, by id: sent together after every move.
+# The fragments of the table page, by id: those that changed are sent after a move (of the
+# board, the parts that changed: see _board_parts).
 FRAGMENTS = ("status", "board", "hand", "log")
 
 
