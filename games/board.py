@@ -502,7 +502,9 @@ def present(view, user_names, at=None):
     of that version.
     """
     names = [
-        user_names.get(p["player"], _("Player %(n)d") % {"n": p["seat"] + 1})
+        user_names[p["player"]]
+        if p["player"] in user_names
+        else _("Player %(n)d") % {"n": p["seat"] + 1}
         for p in view["players"]
     ]
     me = view["seat"]
