@@ -73,3 +73,10 @@ def test_it_draws_every_decision_of_random_games(players, options):
         check_position(state, 0)
         play_random_game(state, rng, check)
     assert state.phase == "over"
+
+
+def test_it_names_a_player_it_has_no_name_for_by_their_seat():
+    state = rules.new_game(["alice", "bob", "carol"], seed=3)
+    with translation.override("en"):
+        table = present(rules.view_for(state, 0), {"alice": "Alice", "carol": "Carol"})
+    assert table["names"] == ["Alice", "Player 2", "Carol"]
