@@ -388,6 +388,8 @@ def _draw(context, shown=None):
 # The mark of what the board holds (whose tables, in which order): a page showing it is
 # sent the parts of the board that changed, not the board.
 BOARD = "board parts"
+# The ids of the players' tables, by seat (one string each for every socket's marks).
+TABLES = tuple(f"player-{seat}" for seat in range(16))
 
 
 def _board_parts(context, marks, shown):
@@ -398,7 +400,7 @@ def _board_parts(context, marks, shown):
     """
     table = context["table"]
     version = f' data-version="{context["version"]}" hx-swap-oob="true"'
-    parts = [(f"player-{p['seat']}", p["html"], "article") for p in table["players"]]
+    parts = [(TABLES[p["seat"]], p["html"], "article") for p in table["players"]]
     parts.append(("middle", table["middle_html"], "div"))
     return [
         html.replace(f'<{tag} id="{name}"', f'<{tag} id="{name}"{version}', 1)
@@ -421,7 +423,7 @@ def fragment_marks(context):
     me = table["me"]
     common = (context["code"], context["seat"], context["status"], translation.get_language())
     # The board's parts: each player's table and the piles (see _board_parts).
-    parts = {f"player-{p['seat']}": hash((*common, p["html"])) for p in table["players"]}
+    parts = {TABLES[p["seat"]]: hash((*common, p["html"])) for p in table["players"]}
     parts["middle"] = hash((*common, table["board_key"]))
     status = (
         *common,
