@@ -83,9 +83,11 @@ def test_it_swaps_in_the_changed_table_alone_and_keeps_the_newest_version(
     # A part older than the board (a late answer) is not swapped in; a newer one is.
     swap('<article id="player-0" class="player" data-version="1" hx-swap-oob="true">old</article>')
     assert "Bank 5M" in bob_page.inner_text("#player-0")
-    assert bob_page.get_attribute("#player-1", "data-version") is None  # drawn in the board
-    swap('<article id="player-1" class="player" data-version="1" hx-swap-oob="true">old</article>')
-    assert "bob (you)" in bob_page.inner_text("#player-1")
+    # The piles did not change (a bank): they are as the board drew them, at no version of
+    # their own, and an older drawing of them is not swapped in either.
+    assert bob_page.get_attribute("#middle", "data-version") is None
+    swap('<div id="middle" class="middle" data-version="1" hx-swap-oob="true">old</div>')
+    assert "Draw pile" in bob_page.inner_text("#middle")
     swap('<article id="player-0" class="player" data-version="3" hx-swap-oob="true">new</article>')
     assert bob_page.inner_text("#player-0") == "new"
     assert bob_page.get_attribute("#board", "data-version") == "3"
