@@ -40,7 +40,7 @@ from .cards import (
 )
 from .determinize import determinize
 from .engine import HAND_LIMIT, apply, awaiting, legal_moves
-from .moves import END, LAY, MOVE_WILD, PLAY as PLAY_CARD, IllegalMove, Move
+from .moves import END, LAY, MOVE_WILD, PLAY as PLAY_CARD, Move
 from .payment import least_overpay
 from .state import DISCARD, OVER, PLAY, RESPOND, GameState, Pending, Player, PropertySet, Rng, Share
 from .table import sets_to_win
@@ -56,9 +56,6 @@ WILD_CANDIDATES = 3  # wild rearrangements searched besides
 ROLLOUT_TURNS = 4  # turns played out before a position is judged by `evaluate`
 CONFIDENCE = 0.5  # standard errors by which a move must beat the basic move to be chosen
 WIN_SEARCH_NODES = 400  # positions looked at when looking for a win this turn
-LINE_WIDTH = 0  # plays tried at each step of a line of the own turn (0: single moves searched)
-LINE_FIRST = 2  # plays tried at a line's first step
-LINE_DEPTH = 3  # plays in a line at most
 
 
 # How much likelier each kind of card is to be in a basic opponent's hand than anywhere else
@@ -495,13 +492,6 @@ def strong_move(view, rng, budget=None):
     if draws_first(root, seat, basic):
         return basic
     budget = DEFAULT_BUDGET if budget is None else budget
-    if LINE_WIDTH and root.phase == PLAY:
-        candidates = turn_lines(root, seat)
-        if len(candidates) <= 1:
-            return basic
-        play_out = _play_line
-    else:
-        play_out = _play_out
     # Every candidate is compared with the basic move on the same deals (paired samples).
     diffs = [[] for _ in candidates]
     active = list(range(1, len(candidates)))
@@ -511,10 +501,10 @@ def strong_move(view, rng, budget=None):
         if deals and time.perf_counter() > deadline:
             break
         deal = guess(view, rng)
-        base, steps = play_out(deal, seat, candidates[0])
+        base, steps = _play_out(deal, seat, basic)
         spent += steps
         for i in active:
-            value, steps = play_out(deal, seat, candidates[i])
+            value, steps = _play_out(deal, seat, candidates[i])
             spent += steps
             diffs[i].append(value - base)
         deals += 1
@@ -527,99 +517,7 @@ def strong_move(view, rng, budget=None):
             bound = _bound(diffs[i], -CONFIDENCE)
             if bound > best_bound:
                 best, best_bound = i, bound
-    if play_out is _play_line:
-        return candidates[best][0]
     return candidates[best]
-
-
-def _settle(state, seat):
-    """Play the answers to `seat`'s play with basic play until `seat` may play again or the turn ends.
-
-    Return the number of decisions played.
-    """
-    turn = state.turns
-    steps = 0
-    while state.phase != OVER and state.turns == turn and steps < 200:
-        if state.phase == PLAY and state.current == seat:
-            break
-        who = awaiting(state)[0][0]
-        apply(state, who, basic_move(state, who))
-        steps += 1
-    return steps
-
-
-def turn_lines(state, seat):
-    """Return lines of up to LINE_DEPTH plays of `seat`'s turn worth searching, the basic line first.
-
-    At each step the basic player's LINE_WIDTH best plays (LINE_FIRST at the first)
-    and ending the turn; a line stops at a Pass Go (what it draws differs by deal)
-    and when the turn ends. The rest of the turn after a line is basic play.
-    """
-    deck_state = state
-    lines = {}
-
-    def add(line):
-        key = tuple(_signature(deck_state, m, {}) for m in line)
-        if key not in lines:
-            lines[key] = line
-
-    basic = []
-    node = clone(state)
-    while len(basic) < LINE_DEPTH and node.phase == PLAY and node.current == seat:
-        move = basic_move(node, seat)
-        basic.append(move)
-        if move.kind == END or _draws(node, move):
-            break
-        apply(node, seat, move)
-        _settle(node, seat)
-    add(tuple(basic))
-
-    def grow(node, line):
-        if len(line) == LINE_DEPTH or node.phase != PLAY or node.current != seat:
-            add(line)
-            return
-        scored = play_scores(node, seat)
-        scored.sort(key=lambda pair: -pair[0])
-        seen = set()
-        width = LINE_WIDTH if line else LINE_FIRST
-        for score, move in scored:
-            if len(seen) == width or score <= 0:
-                break
-            key = _signature(node, move, {})
-            if move.kind == END or key in seen:
-                continue
-            seen.add(key)
-            if _draws(node, move):
-                add(line + (move,))
-                continue
-            child = clone(node)
-            apply(child, seat, move)
-            _settle(child, seat)
-            grow(child, line + (move,))
-        add(line + (Move.end(),))
-
-    grow(clone(state), ())
-    return list(lines.values())
-
-
-def _draws(state, move):
-    return move.kind == PLAY_CARD and state.deck[move.card].effect == PASS_GO
-
-
-def _play_line(deal, seat, line):
-    """Play `line` in `deal` (its answers by basic play), then the game on as `rollout` does."""
-    trial = clone(deal)
-    steps = 0
-    for move in line:
-        if trial.phase != PLAY or trial.current != seat:
-            break
-        try:
-            apply(trial, seat, move)
-        except IllegalMove:
-            break
-        steps += 1 + _settle(trial, seat)
-    value, more = rollout(trial, seat)
-    return value, steps + more
 
 
 def draws_first(state, seat, move):
