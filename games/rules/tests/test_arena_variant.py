@@ -1,25 +1,15 @@
 """scripts/arena_variant.py: the arena with some of the strong player's settings changed."""
 
-import importlib.util
 import io
-from pathlib import Path
 
 import pytest
 
 from games.rules import arena, search
-
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "arena_variant.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("arena_variant", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from games.rules.tests import helpers
 
 
 def test_it_runs_the_arena_with_the_settings_in_force_and_restores_them(monkeypatch):
-    variant = load_script()
+    variant = helpers.load_script("arena_variant")
     seen = []
     real_run = arena.run
 
@@ -55,7 +45,7 @@ def test_it_runs_the_arena_with_the_settings_in_force_and_restores_them(monkeypa
     ],
 )
 def test_it_refuses_a_bad_setting_with_a_readable_message(argv, message):
-    variant = load_script()
+    variant = helpers.load_script("arena_variant")
     before = search.CANDIDATES
     with pytest.raises(SystemExit) as exit:
         variant.main(argv, io.StringIO())
