@@ -162,6 +162,19 @@ def run(a, b, players, games, seed, options, budget=None, a_seats=1, progress=No
     return result
 
 
+def progress_line(done, games, stats, draws):
+    """Return the progress line of a run: wins so far and level A's time per decision.
+
+    A run cut short thus still tells its figures so far.
+    """
+    a = stats["a"]
+    mean = 1000 * a["seconds"] / a["decisions"] if a["decisions"] else 0.0
+    return (
+        f"{done}/{games} games: A {a['wins']} B {stats['b']['wins']} draws {draws};"
+        f" A {mean:.0f} ms a decision, {1000 * a['max']:.0f} ms at most"
+    )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", choices=LEVELS, default="basic")
@@ -185,12 +198,7 @@ def main(argv=None):
 
     def progress(done, stats, draws):
         if done % max(1, args.players) == 0:
-            print(
-                f"{done}/{args.games} games: A {stats['a']['wins']} B {stats['b']['wins']}"
-                f" draws {draws}",
-                file=sys.stderr,
-                flush=True,
-            )
+            print(progress_line(done, args.games, stats, draws), file=sys.stderr, flush=True)
 
     result = run(
         args.a,

@@ -1,5 +1,8 @@
 """Helpers shared by the scenario tests of the rules engine."""
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from games.rules import IllegalMove, apply
@@ -83,3 +86,12 @@ def bank(state, seat):
 
 def hand(state, seat):
     return sorted(kinds(state, state.players[seat].hand))
+
+
+def load_script(name):
+    """Import scripts/<name>.py of the repository as a module."""
+    path = Path(__file__).resolve().parents[3] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

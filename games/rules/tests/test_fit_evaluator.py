@@ -1,25 +1,14 @@
 """scripts/fit_evaluator.py: the positions it fits the strong player's evaluator to."""
 
-import importlib.util
-from pathlib import Path
-
 from games.rules import search
 from games.rules.basic import basic_move
 from games.rules.engine import apply, awaiting, new_game
 from games.rules.state import Options
-
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "fit_evaluator.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("fit_evaluator", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from games.rules.tests import helpers
 
 
 def test_it_records_every_seat_at_every_turn_start_of_a_basic_game():
-    fit = load_script()
+    fit = helpers.load_script("fit_evaluator")
     rows, winner = fit.positions(2, 5, Options(), search.features)
     state = new_game(2, 5, Options())
     first = [search.features(state, seat) for seat in range(2)]
@@ -33,7 +22,7 @@ def test_it_records_every_seat_at_every_turn_start_of_a_basic_game():
 
 
 def test_it_keeps_only_games_with_a_winner_and_their_positions():
-    fit = load_script()
+    fit = helpers.load_script("fit_evaluator")
     data = fit.collect(6, [2, 3], 1, Options(), search.features)
     assert data
     for rows, winner in data:
