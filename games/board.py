@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, ngettext
 
@@ -82,8 +83,10 @@ def table_context(game, user, log_length=15):
     table["my_clock"] = clocks[seat] if seat is not None else None
     for player in table["players"]:
         player["html"] = player_html(game, player)
+    # The piles and the action waiting: drawn again only when what they show changes.
+    shown = (table[k] for k in ("draw_count", "discard_count", "discard_top", "pending"))
     table["middle_html"] = _logs.get(
-        ("middle", game.code, game.version, translation.get_language()),
+        ("middle", repr(tuple(shown)), translation.get_language()),
         lambda: render_to_string("games/table.html#middle", {"table": table}),
     )
     context["table"] = table
@@ -198,11 +201,31 @@ def player_html(game, player):
 
 def _player_html(context):
     # Each set and each other piece is drawn once until it changes: a move changes one or
-    # two pieces of a table. (Into copies: the sets are shared by a version's viewers.)
+    # two pieces of a table. The article around them is drawn once per kind of table, with
+    # marks where they go (PIECE_MARKS), and they are put in as it is used.
     player = context["player"]
-    sets = [dict(s, html=set_html(s, context)) for s in player["sets"]]
-    context["player"] = dict(player, sets=sets, pieces=_player_pieces(player))
-    return render_to_string("games/table.html#player", context)
+    sets = [set_html(s, context) for s in player["sets"]]
+    pieces = _player_pieces(player)
+    flags = tuple(player[k] for k in ("seat", "is_me", "is_current", "awaited"))
+    key = (*flags, bool(sets), translation.get_language())
+    html = _frames.get(key, lambda: _player_frame(player, bool(sets)))
+    pieces["sets"] = "\n    ".join(sets)
+    for name, mark in PIECE_MARKS.items():
+        html = html.replace(mark, pieces[name], 1)
+    return mark_safe(html)
+
+
+# Where the pieces of a player's table go in its article (no escaped text holds "<").
+PIECE_MARKS = {name: mark_safe(f"<@{name}@>") for name in ("head", "clock", "hand", "sets", "bank")}
+_frames = Memo(256)
+
+
+def _player_frame(player, has_sets):
+    """Return the article of a player's table with PIECE_MARKS in place of its pieces."""
+    pieces = {name: mark for name, mark in PIECE_MARKS.items() if name != "sets"}
+    sets = [{"html": PIECE_MARKS["sets"]}] if has_sets else []
+    frame = dict(player, pieces=pieces, sets=sets)
+    return render_to_string("games/table.html#player", {"player": frame})
 
 
 _pieces = Memo(4096)
@@ -424,7 +447,7 @@ def fragment_marks(context):
     common = (context["code"], context["seat"], context["status"], translation.get_language())
     # The board's parts: each player's table and the piles (see _board_parts).
     parts = {TABLES[p["seat"]]: hash((*common, p["html"])) for p in table["players"]}
-    parts["middle"] = hash((*common, table["board_key"]))
+    parts["middle"] = hash((*common, table["middle_html"]))
     status = (
         *common,
         moment(),
@@ -435,7 +458,7 @@ def fragment_marks(context):
         me["resigned"] if me else None,
     )
     players = tuple(p["html"] for p in table["opponents"]) + ((me["html"],) if me else ())
-    board = (*common, table["board_key"], players)
+    board = (*common, table["middle_html"], players)
     hand_forms = bool(table["prompt"]) or any(entry["controls"] for entry in table["hand"] or ())
     hand = (*common, table["hand_key"], version if hand_forms else None)
     marks = {"status": hash(status), "board": hash(board), "hand": hash(hand), "log": None}
@@ -455,7 +478,17 @@ def _fragment(name, context):
     # The last moves are the same for every player (and for every spectator) at a version.
     more = context["seat"] is not None or context["status"] == "finished"
     key = (context["code"], context["version"], more, translation.get_language())
-    return _logs.get(key, lambda: render_to_string("games/table.html#log", context))
+    return _logs.get(key, lambda: _log_html(context))
+
+
+def _log_html(context):
+    # The lines, newest first, joined here: the template's loop cost ten times as much.
+    lines = (
+        f'<li value="{line["index"]}">{conditional_escape(line["text"])}</li>'
+        for line in reversed(context["table"]["log"] or ())
+    )
+    context = dict(context, log_lines=mark_safe("".join(lines)))
+    return render_to_string("games/table.html#log", context)
 
 
 def _status_pieces(context):
@@ -551,8 +584,7 @@ def present(view, user_names, at=None):
     discard = view["discard"]
     my_turn = me is not None and view["current"] == me and view["phase"] == "play"
     return {
-        # What the board and the hand show, from the view's plain data (see fragment_marks).
-        "board_key": repr((names, view["draw_count"], len(discard), discard[-1:], view["pending"])),
+        # What the hand shows, from the view's plain data (see fragment_marks).
         "hand_key": repr((view["hand"], my_turn)),
         "names": names,
         "me": players[me] if me is not None else None,
