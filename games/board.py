@@ -166,15 +166,17 @@ def _table_urls(code):
 _players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
-# Pieces with forms (an owner's table, a hand's cards) are remembered with this in place of
-# the version their forms post, put in as they are used. No player's text holds it: escaped
-# text never holds "<".
+# Pieces with forms (an owner's table, a hand's cards, a move's form) are remembered with
+# these in place of the version their forms post and of the address they post to, put in as
+# they are used: one piece for every version and every table. No player's text holds them:
+# escaped text never holds "<".
 VERSION_MARK = mark_safe("<@version@>")
+URL_MARK = mark_safe("<@move_url@>")
 
 
-def with_version(html, version):
-    """Return `html`, drawn with VERSION_MARK, with `version` in its place."""
-    return mark_safe(html.replace(VERSION_MARK, str(version)))
+def with_version(html, version, move_url):
+    """Return `html`, drawn with VERSION_MARK and URL_MARK, with `version` and `move_url` in."""
+    return mark_safe(html.replace(VERSION_MARK, str(version)).replace(URL_MARK, move_url))
 
 
 def player_html(game, player):
@@ -183,19 +185,18 @@ def player_html(game, player):
     Its key is what it shows (its clock's state too), not the version: a move
     redraws only the tables it changed. Only the owner's own article holds
     forms (a wild's moves), which post the version they were drawn from: it is
-    remembered with VERSION_MARK in their place, the version put in as it is used.
+    remembered with VERSION_MARK (and URL_MARK) in their place, put in as it is used.
     """
     clock = player["clock"]
     reserve = clock["reserve"]
     clock_key = (clock["absent"], clock["in_reserve"], clock["deadline"], clock["timeouts"])
     clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
-    move_url = table_urls(game.code)["move_url"]
-    key = (player["content_key"], clock_key, move_url, translation.get_language(), moment())
-    context = {"player": player, "version": VERSION_MARK, "move_url": move_url}
+    key = (player["content_key"], clock_key, translation.get_language(), moment())
+    context = {"player": player, "version": VERSION_MARK, "move_url": URL_MARK}
     html = _players.get(key, lambda: _player_html(context))
     if any(item["controls"] for s in player["sets"] for item in s["cards"]):
-        return with_version(html, game.version)
+        return with_version(html, game.version, table_urls(game.code)["move_url"])
     return html
 
 
@@ -271,12 +272,10 @@ def set_html(s, context):
     """Return a set of a player's table drawn, once for every table that shows it so.
 
     Its key is what it shows; a set holding forms (an owner's wild moves) is
-    drawn with its article's VERSION_MARK.
+    drawn with its article's VERSION_MARK and URL_MARK.
     """
     has_forms = any(item["controls"] for item in s["cards"])
-    key = (s["key"], translation.get_language())
-    if has_forms:
-        key += (context["move_url"], context["version"])
+    key = (s["key"], translation.get_language(), has_forms)
     return _sets.get(key, lambda: render_to_string("games/table.html#set", dict(context, set=s)))
 
 
@@ -287,15 +286,16 @@ def hand_entry_html(entry, version, move_url):
     """Return a card of a hand with its menu, drawn once for every version that shows it so.
 
     A player's turn redraws the hand at every move, and most of its cards offer
-    the same moves as before: only the version their forms post is new.
+    the same moves as before: only the version their forms post is new (and the
+    table they post to, from one game to the next).
     """
     card = entry["card"]
     controls = tuple((c["kind"], c["label"], tuple(c["fields"])) for c in entry["controls"])
-    key = (card["id"], card["kind"], card["value"], controls, entry["note"], move_url)
+    key = (card["id"], card["kind"], card["value"], controls, entry["note"])
     key += (translation.get_language(),)
-    context = {"entry": entry, "version": VERSION_MARK, "move_url": move_url}
+    context = {"entry": entry, "version": VERSION_MARK, "move_url": URL_MARK}
     html = _entries.get(key, lambda: render_to_string("games/table.html#hand_entry", context))
-    return with_version(html, version) if controls else html
+    return with_version(html, version, move_url) if controls else html
 
 
 def seat_clock(game, seat, active=True, vacation_until=None):

@@ -3,8 +3,9 @@
 A player's turn redraws the menus of their hand at every move, and a card
 whose menu changed (a new target for a Sly Deal, one more colour for a rent)
 still offers mostly the moves it offered before. Each form is remembered
-(games/memo.py) with games.board.VERSION_MARK in place of the version it
-posts, put in as it is used.
+(games/memo.py) with games.board.VERSION_MARK and URL_MARK in place of the
+version it posts and the table it posts to, put in as it is used: a form is
+drawn once for every game.
 """
 
 from django import template
@@ -21,17 +22,18 @@ _forms = Memo(4096)
 @register.simple_tag(takes_context=True)
 def move_form(context, control):
     """Render games/table.html#move_form for `control` (a games.labels control)."""
-    from games.board import VERSION_MARK, with_version  # games.board draws with this tag
+    from games.board import URL_MARK, VERSION_MARK, with_version  # games.board uses this tag
 
-    move_url = context["move_url"]
-    key = (control["kind"], control["label"], tuple(control["fields"]), move_url)
+    key = (control["kind"], control["label"], tuple(control["fields"]))
     key += (translation.get_language(),)
     html = _forms.get(
         key,
         lambda: render_to_string(
             "games/table.html#move_form",
-            {"control": control, "version": VERSION_MARK, "move_url": move_url},
+            {"control": control, "version": VERSION_MARK, "move_url": URL_MARK},
         ),
     )
     version = context["version"]
-    return html if version is VERSION_MARK else with_version(html, version)
+    if version is VERSION_MARK:  # in a piece drawn with the marks, put in as it is used
+        return html
+    return with_version(html, version, context["move_url"])

@@ -168,12 +168,13 @@ def test_a_table_put_together_in_its_article_is_the_table_its_template_draws(ali
         with translation.override("en"):
             context = table_context(game, user)
             for player in context["table"]["players"]:
-                part = {"version": board.VERSION_MARK, "move_url": context["move_url"]}
+                part = {"version": board.VERSION_MARK, "move_url": board.URL_MARK}
                 sets = [dict(s, html=board.set_html(s, part)) for s in player["sets"]]
                 pieces = board._player_pieces(player)
                 whole = dict(player, sets=sets, pieces=pieces)
                 drawn = render_to_string("games/table.html#player", dict(part, player=whole))
-                assert player["html"] == board.with_version(drawn, game.version)
+                expected = board.with_version(drawn, game.version, context["move_url"])
+                assert player["html"] == expected
                 articles += 1
     assert articles == 9  # with sets and without, own and others', on turn and not
     assert "No properties yet." in context["table"]["players"][2]["html"]
@@ -256,6 +257,7 @@ def test_a_move_form_is_drawn_once_and_posts_the_version_it_is_shown_at(alice, b
     drawn = []
     real = moves.render_to_string
     monkeypatch.setattr(moves, "_forms", Memo(100))
+    monkeypatch.setattr(board, "_entries", Memo(100))  # no hand's card drawn by another test
     monkeypatch.setattr(moves, "render_to_string", lambda *a: drawn.append(a[1]) or real(*a))
     game, state = alices_turn(alice, bob, "alice hand: 1M 2M sly_deal", "bob table: red: red")
     redraw(game, [alice])
@@ -272,6 +274,14 @@ def test_a_move_form_is_drawn_once_and_posts_the_version_it_is_shown_at(alice, b
     assert len(forms) == first - 1  # all but the 1M's
     for form in forms:
         assert re.findall(r'name="version" value="([^"]*)"', form) == [str(game.version)]
+        assert f'action="/games/{game.code}/move/"' in form
+
+    # Another game offering the same moves draws none of them again: they post to its table.
+    other, _state = alices_turn(alice, bob, "alice hand: 1M 2M sly_deal", "bob table: red: red")
+    html = redraw(other, [alice])["alice"]
+    assert len(drawn) == first
+    assert html.count(f'action="/games/{other.code}/move/"') >= first
+    assert f"/games/{game.code}/" not in html and "<@" not in html
 
 
 def test_a_status_is_drawn_from_pieces_shared_by_the_players_who_see_them_so(
