@@ -208,25 +208,33 @@ def _player_html(context):
     sets = [set_html(s, context) for s in player["sets"]]
     pieces = _player_pieces(player)
     flags = tuple(player[k] for k in ("seat", "is_me", "is_current", "awaited"))
-    key = (*flags, bool(sets), translation.get_language())
-    html = _frames.get(key, lambda: _player_frame(player, bool(sets)))
-    pieces["sets"] = "\n    ".join(sets)
-    for name, mark in PIECE_MARKS.items():
-        html = html.replace(mark, pieces[name], 1)
+    frame = dict(player, pieces={name: MARKS[name] for name in pieces})
+    frame["sets"] = [{"html": MARKS["sets"]}] if sets else []
+    pieces["sets"] = "\n    ".join(sets)  # as the template's loop joins them
+    return _framed("player", (*flags, bool(sets)), {"player": frame}, pieces)
+
+
+# Drawn pieces go in the frames around them in place of these (escaped text holds no "<").
+MARKS = {
+    name: mark_safe(f"<@{name}@>")
+    for name in ("head", "clock", "hand", "sets", "bank", "lines", "log_url")
+    + ("opponents", "middle", "me", "entries", "turn", "mine", "facts")
+}
+MARKS.update(version=VERSION_MARK, move_url=URL_MARK)
+_frames = Memo(512)
+
+
+def _framed(partial, key, context, pieces):
+    """Return games/table.html's `partial` with `pieces` (name: html) in place of their MARKS.
+
+    The frame around them is drawn once per `key` and language from `context`, which
+    holds MARKS in the pieces' places: `key` must tell apart every frame it draws.
+    """
+    key = (partial, key, translation.get_language())
+    html = _frames.get(key, lambda: render_to_string(f"games/table.html#{partial}", context))
+    for name, piece in pieces.items():
+        html = html.replace(MARKS[name], str(piece))
     return mark_safe(html)
-
-
-# Where the pieces of a player's table go in its article (no escaped text holds "<").
-PIECE_MARKS = {name: mark_safe(f"<@{name}@>") for name in ("head", "clock", "hand", "sets", "bank")}
-_frames = Memo(256)
-
-
-def _player_frame(player, has_sets):
-    """Return the article of a player's table with PIECE_MARKS in place of its pieces."""
-    pieces = {name: mark for name, mark in PIECE_MARKS.items() if name != "sets"}
-    sets = [{"html": PIECE_MARKS["sets"]}] if has_sets else []
-    frame = dict(player, pieces=pieces, sets=sets)
-    return render_to_string("games/table.html#player", {"player": frame})
 
 
 _pieces = Memo(4096)
@@ -467,28 +475,79 @@ def fragment_marks(context):
 
 
 def _fragment(name, context):
+    """Return fragment `name`: most of it drawn once, its frame (see _framed) with its pieces in."""
     table = context["table"]
-    if name == "hand" and table is not None:
-        for entry in table["hand"] or ():
-            entry["html"] = hand_entry_html(entry, context["version"], context["move_url"])
-    if name == "status" and table is not None and context["status"] == "active":
-        context = dict(context, status_pieces=_status_pieces(context))
-    if name != "log":
+    if table is None:
         return render_to_string(f"games/table.html#{name}", context)
+    if name == "status":
+        return _status_html(context)
+    if name == "board":
+        return _board_html(context)
+    if name == "hand":
+        return _hand_html(context)
     # The last moves are the same for every player (and for every spectator) at a version.
     more = context["seat"] is not None or context["status"] == "finished"
     key = (context["code"], context["version"], more, translation.get_language())
-    return _logs.get(key, lambda: _log_html(context))
+    return _logs.get(key, lambda: _log_html(context, more))
 
 
-def _log_html(context):
+def _log_html(context, more):
     # The lines, newest first, joined here: the template's loop cost ten times as much.
-    lines = (
+    lines = [
         f'<li value="{line["index"]}">{conditional_escape(line["text"])}</li>'
         for line in reversed(context["table"]["log"] or ())
-    )
-    context = dict(context, log_lines=mark_safe("".join(lines)))
-    return render_to_string("games/table.html#log", context)
+    ]
+    frame = dict(context, version=MARKS["version"], log_lines=MARKS["lines"])
+    frame["log_url"] = MARKS["log_url"]
+    pieces = {"version": context["version"], "lines": "".join(lines)}
+    pieces["log_url"] = context["log_url"]
+    return _framed("log", (context.get("oob"), bool(lines), more), frame, pieces)
+
+
+def _board_html(context):
+    table = context["table"]
+    me = table["me"]
+    frame_table = {"opponents": [{"html": MARKS["opponents"]}], "middle_html": MARKS["middle"]}
+    frame_table["me"] = {"html": MARKS["me"]} if me else None
+    frame = {"table": frame_table, "version": MARKS["version"], "oob": context.get("oob")}
+    pieces = {"version": context["version"], "middle": table["middle_html"]}
+    pieces["opponents"] = "".join(p["html"] for p in table["opponents"])  # as the loop does
+    pieces["me"] = me["html"] if me else ""
+    return _framed("board", (context.get("oob"), me is not None), frame, pieces)
+
+
+def _hand_html(context):
+    table = context["table"]
+    version, move_url = context["version"], context["move_url"]
+    hand = table["hand"]
+    for entry in hand or ():
+        entry["html"] = hand_entry_html(entry, version, move_url)
+    prompt = table["prompt"] or {}
+    if prompt.get("answers") or prompt.get("discard"):
+        return render_to_string("games/table.html#hand", context)  # drawn whole: seldom shown
+    end_turn = prompt.get("end_turn")
+    frame_table = {"prompt": {"end_turn": end_turn}, "my_turn": table["my_turn"]}
+    frame_table["hand_count"] = table["hand_count"]
+    frame_table["hand"] = None if hand is None else [{"html": MARKS["entries"]}] * bool(hand)
+    frame = dict(context, table=frame_table, version=MARKS["version"], move_url=MARKS["move_url"])
+    pieces = {"version": version, "move_url": move_url}
+    pieces["entries"] = "\n      ".join(entry["html"] for entry in hand or ())  # as the loop does
+    control = end_turn and (end_turn["kind"], end_turn["label"], tuple(end_turn["fields"]))
+    shape = (hand is None, len(hand or ()), table["my_turn"], control)
+    return _framed("hand", (context.get("oob"), context["seat"] is None, *shape), frame, pieces)
+
+
+def _status_html(context):
+    table = context["table"]
+    if context["status"] != "active" or table["over"]:
+        return render_to_string("games/table.html#status", context)  # once a game
+    frame_table = {k: table[k] for k in ("my_turn", "over", "awaiting_me")}
+    frame = {"table": frame_table, "status": "active", "oob": context.get("oob")}
+    frame["version"] = MARKS["version"]
+    frame["status_pieces"] = {name: MARKS[name] for name in ("turn", "mine", "facts")}
+    pieces = dict(_status_pieces(context), version=context["version"])
+    key = (context.get("oob"), table["my_turn"], table["awaiting_me"])
+    return _framed("status", key, frame, pieces)
 
 
 def _status_pieces(context):
@@ -591,6 +650,7 @@ def present(view, user_names, at=None):
         "opponents": opponents,
         "players": players,
         "hand": hand,
+        "hand_count": len(hand or ()),
         "draw_count": view["draw_count"],
         "discard_top": card(discard[-1]) if discard else None,
         "discard_count": len(discard),

@@ -37,9 +37,10 @@ def drawn(monkeypatch):
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(board, "render_to_string", counting)
-    # Nothing drawn by an earlier test: articles, and the piles (the same in many games).
-    monkeypatch.setattr(board, "_frames", Memo(100))
-    monkeypatch.setattr(board, "_logs", Memo(100))
+    # Nothing drawn by an earlier test: what is drawn once is shared by every game that
+    # shows it so (a table's pieces, the piles, the frames around them).
+    for memo in ("_players", "_pieces", "_sets", "_entries", "_frames", "_logs"):
+        monkeypatch.setattr(board, memo, Memo(100))
     return counts
 
 
@@ -56,12 +57,14 @@ def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, 
     first = redraw(game, users)
     # Each table twice: as its owner sees it (with "(you)") and as the two others see it.
     assert drawn["player"] == 6
-    assert drawn["board"] == drawn["hand"] == 3  # every user's own fragments
+    # Every user's own board and hand, in frames drawn once for all who see them alike:
+    # one board's, and one hand's for the player on turn and one for the two others.
+    assert drawn["board"] == 1 and drawn["hand"] == 2
     assert drawn["middle"] == 1  # the piles and the pending action, the same for all three
 
     again = redraw(game, users)
     assert again == first
-    assert drawn["player"] == 6 and drawn["board"] == 3  # nothing drawn twice
+    assert drawn["player"] == 6 and drawn["board"] == 1  # nothing drawn twice
     assert drawn["middle"] == 1
 
     state = game.state()
@@ -70,7 +73,7 @@ def test_each_players_table_is_drawn_once_until_it_changes(alice, bob, charlie, 
     redraw(game, users)
     # The turn passed: the tables of the player who ended it and of the next one changed
     # (their turn marks, the next one's cards drawn); the third player's did not.
-    assert drawn["player"] == 10 and drawn["board"] == 6
+    assert drawn["player"] == 10 and drawn["board"] == 1
     third_name = users[third].username
     assert first[third_name].count(f'data-seat="{third}"') == 1
 
@@ -257,7 +260,9 @@ def test_a_move_form_is_drawn_once_and_posts_the_version_it_is_shown_at(alice, b
     drawn = []
     real = moves.render_to_string
     monkeypatch.setattr(moves, "_forms", Memo(100))
-    monkeypatch.setattr(board, "_entries", Memo(100))  # no hand's card drawn by another test
+    # No hand's card, nor hand's frame (with its end-turn form), drawn by another test.
+    monkeypatch.setattr(board, "_entries", Memo(100))
+    monkeypatch.setattr(board, "_frames", Memo(100))
     monkeypatch.setattr(moves, "render_to_string", lambda *a: drawn.append(a[1]) or real(*a))
     game, state = alices_turn(alice, bob, "alice hand: 1M 2M sly_deal", "bob table: red: red")
     redraw(game, [alice])
@@ -475,3 +480,40 @@ def test_it_sends_the_parts_of_the_board_that_changed_and_the_board_is_as_if_dra
                 drawn_whole = board.board_update(game, user, None)[0]
                 assert _board(pages[user.pk]) == _board(drawn_whole)
     assert n > 20 and parts_sent > n and whole_sent == 0
+
+
+def test_the_fragments_put_together_in_their_frames_are_those_their_templates_draw(
+    alice, bob, charlie, django_user_model
+):
+    """Each fragment drawn from its frame and pieces is what its template draws whole."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    from games.load import pick_move
+
+    users = [alice, bob, charlie]
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")
+    game = started_game(users)
+    checked = set()
+    with translation.override("en"):
+        for n in range(60):
+            game = Game.objects.get(pk=game.pk)
+            for user in [*users, dave]:  # dave watches
+                context = dict(table_context(game, user), oob=True, flash=[])
+                table = context["table"]
+                for name in board.FRAGMENTS:
+                    framed = board._fragment(name, context)  # the hand's cards drawn meanwhile
+                    lines = reversed(table["log"] or ())
+                    log = "".join(
+                        f'<li value="{x["index"]}">{escape(x["text"])}</li>' for x in lines
+                    )
+                    whole = dict(context, log_lines=mark_safe(log))
+                    assert framed == render_to_string(f"games/table.html#{name}", whole), name
+                    checked.add((name, user.username, table["my_turn"], bool(table["hand"])))
+            if game.status != Game.Status.ACTIVE:
+                break
+            seat, move = pick_move(game.snapshot, n, "basic")
+            game.play(seat, move, version=game.version)
+    assert n > 30
+    assert ("hand", "alice", True, True) in checked and ("hand", "bob", False, True) in checked
+    assert ("hand", "dave", False, False) in checked
