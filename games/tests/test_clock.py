@@ -4,7 +4,7 @@ Time is moved with time_machine, never slept through.
 """
 
 import threading
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -398,3 +398,25 @@ def test_it_shows_the_clocks_on_the_table(client, traveller, slow, alice, bob):
     html = client.get(slow.get_absolute_url()).content.decode()
     assert "spending your reserve" in html
     assert f'data-deadline="{(START + 6 * DAY).isoformat()}"' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("2\xa0hours, 30\xa0minutes left", "Jan. 5, 2026, noon UTC")),
+        ("zh-hans", ("剩余 2\xa0小时、30\xa0分钟", "2026年1月5日 12:00 UTC")),
+    ],
+)
+def test_it_writes_a_countdown_in_the_players_language(traveller, language, words):
+    from django.utils import translation
+
+    from games.templatetags.clock import countdown
+
+    deadline = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+    traveller.move_to(deadline - timedelta(hours=2, minutes=30))
+    with translation.override(language):
+        html = countdown(deadline)
+    left, until = words
+    iso = "2026-01-05T12:00:00+00:00"
+    assert html.startswith(f'\n<span class="countdown" data-deadline="{iso}">{left}</span>\n')
+    assert f'<time data-local-time datetime="{iso}">{until}</time>)</span>' in html
