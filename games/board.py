@@ -203,7 +203,7 @@ def player_html(game, player):
 def _player_html(context):
     # Each set and each other piece is drawn once until it changes: a move changes one or
     # two pieces of a table. The article around them is drawn once per kind of table, with
-    # marks where they go (PIECE_MARKS), and they are put in as it is used.
+    # marks where they go (MARKS), and they are put in as it is used (_framed).
     player = context["player"]
     sets = [set_html(s, context) for s in player["sets"]]
     pieces = _player_pieces(player)
@@ -221,7 +221,7 @@ MARKS = {
     + ("opponents", "middle", "me", "entries", "turn", "mine", "facts")
 }
 MARKS.update(version=VERSION_MARK, move_url=URL_MARK)
-_frames = Memo(512)
+_frames = Memo(1024)  # a few hundred kinds of frames in each language
 
 
 def _framed(partial, key, context, pieces):
@@ -528,7 +528,10 @@ def _hand_html(context):
     end_turn = prompt.get("end_turn")
     frame_table = {"prompt": {"end_turn": end_turn}, "my_turn": table["my_turn"]}
     frame_table["hand_count"] = table["hand_count"]
-    frame_table["hand"] = None if hand is None else [{"html": MARKS["entries"]}] * bool(hand)
+    if hand is None:  # a spectator's
+        frame_table["hand"] = None
+    else:
+        frame_table["hand"] = [{"html": MARKS["entries"]}] if hand else []
     frame = dict(context, table=frame_table, version=MARKS["version"], move_url=MARKS["move_url"])
     pieces = {"version": version, "move_url": move_url}
     pieces["entries"] = "\n      ".join(entry["html"] for entry in hand or ())  # as the loop does
