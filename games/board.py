@@ -84,9 +84,12 @@ def table_context(game, user, log_length=15):
     for player in table["players"]:
         player["html"] = player_html(game, player)
     # The piles and the action waiting: drawn again only when what they show changes.
-    shown = (table[k] for k in ("draw_count", "discard_count", "discard_top", "pending"))
+    top, pending = table["discard_top"], table["pending"]
+    shown = (table["draw_count"], table["discard_count"], top and top["id"])
+    if pending:  # its words, and its card by id (a card's drawing holds lazy texts)
+        shown += (pending["card"]["id"], repr(pending["shares"]))
     table["middle_html"] = _logs.get(
-        ("middle", repr(tuple(shown)), translation.get_language()),
+        ("middle", shown, translation.get_language()),
         lambda: render_to_string("games/table.html#middle", {"table": table}),
     )
     context["table"] = table
