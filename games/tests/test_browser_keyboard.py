@@ -395,11 +395,18 @@ def answer_the_prompt(page):
 
 
 def play_my_turn(page):
-    """Make the first sensible move of my turn with keys only, or end the turn."""
+    """Make the first sensible move of my turn with keys only, or end the turn.
+
+    Return what it tried (for a failure's message): the move, and the versions shown.
+    """
     found = page.evaluate(FIRST_SENSIBLE_MOVE)
+    shown = page.evaluate(
+        "() => ['#board', '#hand'].map(s => document.querySelector(s).dataset.version)"
+    )
+    tried = f"{found or 'end the turn'} from board and hand versions {shown}"
     if found is None:
         page.keyboard.press("e")
-        return
+        return tried
     place, kind = found
     page.keyboard.press(str(min(place, 8) + 1))
     for _ in range(place - 8):
@@ -408,6 +415,7 @@ def play_my_turn(page):
     # More than one way (a wild's colour, whom to charge): the menu opens on its first.
     if page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
         page.keyboard.press("Enter")
+    return tried
 
 
 @pytest.mark.django_db(transaction=True)
@@ -459,10 +467,11 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
         wait_for_version(page, game.version)
         if mine:  # after each move the focus stays somewhere useful
             no_body_focus(page)
+        tried = "an answer"
         if page.locator("#prompt").count():
             answered.append(answer_the_prompt(page))
         else:
-            play_my_turn(page)
+            tried = play_my_turn(page)
         mine += 1
         before = game.version
         for _ in range(100):
@@ -470,7 +479,9 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
             if game.version > before:
                 break
             time.sleep(0.1)
-        assert game.version > before, f"alice's key presses made no move: {focused(page)}"
+        assert game.version > before, (
+            f"alice's key presses made no move at version {before} ({tried}): {focused(page)}"
+        )
 
     assert game.status == Game.Status.FINISHED
     # The end is read out, and the focus goes to it: the review and the rematch follow.
