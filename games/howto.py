@@ -10,9 +10,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from games.board import card
 from games.cardnames import colour_name
 from games.cardtexts import building_bonus
+from games.drawn_cards import card
 from games.rules.cards import (
     ACTION,
     CARD_KINDS,

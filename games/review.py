@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import rules
 from games.analysis import Analysis
-from games.board import no_winner_text, player_name, present
+from games.board import player_name
 from games.cardnames import colour_name, kind_name
 from games.log import dealt_state, full_log, move_log, tell_alternatives
 from games.models import Checkpoint, Game
+from games.presenting import no_winner_text, present
 from games.rules.state import ABANDONED, RESIGNED
 
 log = logging.getLogger(__name__)

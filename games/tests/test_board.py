@@ -8,7 +8,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import rules
-from games.board import FRAGMENTS, present
+from games.board import FRAGMENTS
+from games.presenting import present
 from games.rules.bots import play_random_game
 from games.rules.state import Options
 

@@ -7,8 +7,8 @@ import pytest
 from django.utils import translation
 
 from games import rules
-from games.board import present
 from games.cardnames import kind_name
+from games.presenting import present
 from games.rules.bots import play_random_game
 from games.rules.position import card_in, position
 from games.rules.state import Options

@@ -347,7 +347,7 @@ def test_it_tells_a_new_rent_on_from_the_last_version_with_the_amount_waited_for
     alice, table_game, monkeypatch
 ):
     from games import log
-    from games.board import view_deck
+    from games.presenting import view_deck
 
     state = set_position(
         table_game,
@@ -382,7 +382,7 @@ def test_it_tells_only_the_new_moves_of_each_version_and_the_same_as_the_whole_l
     alice, bob, charlie, monkeypatch
 ):
     from games import log
-    from games.board import view_deck
+    from games.presenting import view_deck
 
     continued = []
     real = log._continued

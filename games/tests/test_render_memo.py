@@ -14,7 +14,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import board, rules
+from games import board, presenting, rules
 from games.board import render_fragments, table_context
 from games.memo import Memo
 from games.models import Game
@@ -187,9 +187,9 @@ def test_the_players_as_others_see_them_are_worked_out_once_per_version(
     alice, bob, charlie, monkeypatch
 ):
     worked = []
-    real = board._public_part
-    monkeypatch.setattr(board, "_public", Memo(100))
-    monkeypatch.setattr(board, "_public_part", lambda *a: worked.append(1) or real(*a))
+    real = presenting._public_part
+    monkeypatch.setattr(presenting, "_public", Memo(100))
+    monkeypatch.setattr(presenting, "_public_part", lambda *a: worked.append(1) or real(*a))
     game, _state = alices_turn(alice, bob, "alice hand: 1M", "alice table: red: red red/yellow")
     game = Game.objects.get(pk=game.pk)
 
