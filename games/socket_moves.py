@@ -39,7 +39,9 @@ class SocketMoves:
     flashed = False  # the page's flash shows a refusal, to be emptied by the next move made
     throttled = False  # the refusal of this flood was told
     recent = None
-    mover = None  # (game id, seat position) of this socket's user, once found
+    # (game id, seat position) of this socket's user, kept once the game has started: until
+    # then the seat may be left, taken by another or renumbered (Game.start closes the gaps).
+    mover = None
 
     def receive(self, text_data=None, bytes_data=None):
         """Make the move a page sent; ignore anything that is not one."""
@@ -76,14 +78,17 @@ class SocketMoves:
         return False
 
     def make_move(self, data):
-        if self.mover is None:
-            # A seat, once taken, is its user's for the whole game: found once per socket.
+        mover = self.mover
+        if mover is None:
             found = find_seat(self.code, self.user)
             if found is None:
                 self.flash(_("Only the players at this table can make moves."))
                 return
-            self.mover = (found.game_id, found.position)
-        game_id, position = self.mover
+            mover = (found.game_id, found.position)
+            if found.game.status != Game.Status.OPEN:
+                # A started game's seats are its players' to the end: found once per socket.
+                self.mover = mover
+        game_id, position = mover
         try:
             chosen, version = parse_move(posted_fields(data))
         except BadMove as e:

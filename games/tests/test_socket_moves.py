@@ -122,6 +122,38 @@ async def test_it_refuses_a_move_out_of_turn_or_from_a_spectator(
     assert await snapshot(table_game) == before
 
 
+async def test_a_socket_opened_before_the_game_started_moves_only_for_its_user_s_seat_now(
+    alice, bob, charlie
+):
+    """A seat left before the start is no longer its user's: it may be another's by then."""
+    from games.models import Game, Seat
+
+    game = await sync_to_async(Game.objects.create)(host=alice, seat_count=2)
+    await sync_to_async(Seat.objects.create)(game=game, user=alice, position=0)
+    left = await sync_to_async(Seat.objects.create)(game=game, user=charlie, position=1)
+    socket, connected = await connect(game, charlie)
+    assert connected
+    try:
+        await all_answers(socket)
+        await send_move(socket, game, kind="end")  # refused, the game not in play yet
+        assert "This game is not in play." in await flash(socket)
+        # charlie leaves; bob takes the seat he left, and the game starts.
+        await sync_to_async(left.delete)()
+        await sync_to_async(Seat.objects.create)(game=game, user=bob, position=1)
+        await sync_to_async(game.start)()
+        await all_answers(socket)
+        await position(game, "turn: bob\nbob hand: 5M")
+        before = await snapshot(game)
+
+        await send_move(socket, game, kind="resign")  # charlie, over his old socket
+        html = await flash(socket)
+    finally:
+        await socket.disconnect()
+
+    assert "Only the players at this table can make moves." in html
+    assert await snapshot(game) == before
+
+
 async def test_it_answers_a_stale_board_with_a_warning_and_the_current_board(table_game, alice):
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
