@@ -30,6 +30,7 @@ class ChatSocket:
     presence_key = None
     presence_drawn = frozenset()
     chat_seat = None
+    chat_seat_final = False  # the game had started: its seats are its players' to the end
     # The rooms the page shows (a new message of another room has no list to go into).
     chat_rooms = ()
 
@@ -56,6 +57,7 @@ class ChatSocket:
             .values_list("position", flat=True)
             .first()
         )
+        self.chat_seat_final = bool(game) and game.status != Game.Status.OPEN
         self.chat_rooms = chat.readable_rooms(game, self.chat_seat) if game else []
         if self.chat_seat is None:
             return
@@ -108,6 +110,17 @@ class ChatSocket:
         with translation.override(self.language()):
             self.send(text_data=presence_html(game, here))
 
+    def reading_seat(self, game):
+        """Return the user's seat at `game` now: before the start it may have been left or taken."""
+        if not self.chat_seat_final:
+            self.chat_seat = (
+                Seat.objects.filter(game=game, user_id=self.user.pk)
+                .values_list("position", flat=True)
+                .first()
+            )
+            self.chat_seat_final = game.status != Game.Status.OPEN
+        return self.chat_seat
+
     def players_here(self, game):
         return presence.present(game.code, game.seats.values_list("user_id", flat=True))
 
@@ -119,7 +132,7 @@ class ChatSocket:
         )
         if message is None or message.room not in self.chat_rooms:
             return
-        if not chat.may_read(message, message.game, self.user, self.chat_seat):
+        if not chat.may_read(message, message.game, self.user, self.reading_seat(message.game)):
             return
         with translation.override(self.language()):
             self.send(text_data=new_message_html(message, self.user.pk))

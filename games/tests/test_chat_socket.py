@@ -66,6 +66,31 @@ async def test_it_never_sends_the_spectators_chat_to_a_player_socket_during_the_
             await socket.disconnect()
 
 
+async def test_it_sends_no_spectators_chat_to_a_socket_opened_before_its_user_sat_down(
+    alice, bob, charlie
+):
+    """A page opened as a watcher of an open table, then seated: a player once the game runs."""
+    from games.models import Game
+
+    game = await sync_to_async(Game.objects.create)(host=alice, seat_count=2)
+    await sync_to_async(Seat.objects.create)(game=game, user=alice, position=0)
+    early = await connect(game, bob)  # before bob sits down
+    try:
+        await everything(early)
+        await sync_to_async(Seat.objects.create)(game=game, user=bob, position=1)
+        await sync_to_async(game.start)()
+        await everything(early)
+
+        await post(game, charlie, "coaching: play the sly deal on alice's orange")
+        await post(game, alice, "good luck, bob")
+        got = await everything(early)
+    finally:
+        await early.disconnect()
+
+    assert "coaching" not in got
+    assert "good luck, bob" in got  # the players' chat, which bob reads now
+
+
 async def test_it_does_not_deliver_a_blocked_users_messages_to_the_blocker(
     table_game, alice, bob, charlie
 ):
