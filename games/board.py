@@ -65,9 +65,10 @@ def table_context(game, user, log_length=15):
         player["html"] = player_html(game, player)
     # The piles and the action waiting: drawn again only when what they show changes.
     top, pending = table["discard_top"], table["pending"]
-    shown = (table["draw_count"], table["discard_count"], top and top["id"])
-    if pending:  # its words, and its card by id (a card's drawing holds lazy texts)
-        shown += (pending["card"]["id"], repr(pending["shares"]))
+    # A card by what its face shows: a card's id is another card in the other edition.
+    shown = (table["draw_count"], table["discard_count"], top and _face_key(top))
+    if pending:  # its words, and its card (a card's drawing holds lazy texts)
+        shown += (_face_key(pending["card"]), repr(pending["shares"]))
     table["middle_html"] = _logs.get(
         ("middle", shown, translation.get_language()),
         lambda: render_to_string("games/table.html#middle", {"table": table}),
@@ -80,6 +81,10 @@ def table_context(game, user, log_length=15):
 
 # A game's row and seats at a version, read once for all the sockets of its table in this
 # process (and handed over by the move's answer): every change to either is a new version.
+def _face_key(card):
+    return (card["id"], card["kind"], card["value"], card["as_colour"])
+
+
 _games = Memo(256)
 _seats = Memo(256)
 _states = Memo(256)
@@ -242,7 +247,8 @@ def _player_pieces(player):
             moment(),
         ),
         # The hand's backs, or the hand a review shows (none on one's own table).
-        "hand": (player["is_me"] or player["hand_count"], repr(player["hand"])),
+        # (Its own table's and one card's must differ: True == 1.)
+        "hand": ("mine" if player["is_me"] else player["hand_count"], repr(player["hand"])),
         "bank": (player["bank_total"], tuple((c["id"], c["kind"]) for c in player["bank"])),
     }
     return {

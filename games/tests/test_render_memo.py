@@ -330,6 +330,55 @@ def test_nobody_gets_another_users_fragments(alice, bob):
         assert f'data-card="{card}"' not in html["bob"]
 
 
+def test_an_opponent_holding_one_card_and_ones_own_table_are_drawn_apart(
+    alice, bob, charlie, django_user_model, drawn
+):
+    """A table's pieces are shared by every game: one card in hand is not one's own table."""
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")
+    mine, theirs = started_game([alice, bob]), started_game([charlie, dave])
+    set_position(mine, "turn: alice\nalice hand: 5M red\nbob hand: 1M 2M 3M")
+    set_position(
+        theirs, "players: charlie dave\nturn: charlie\ncharlie hand: 5M red\ndave hand: 1M"
+    )
+
+    # alice's own table first (no hand on it), then dave's as charlie sees it, and back.
+    own = _article(redraw(mine, [alice])["alice"], 0)
+    daves = _article(redraw(theirs, [charlie])["charlie"], 1)
+    own_again = _article(redraw(mine, [alice])["alice"], 0)
+
+    assert "1 card in hand" in daves and daves.count("mini-back") == 1
+    assert "in hand" not in own and own_again == own
+
+
+def test_the_piles_show_the_card_of_their_own_edition(alice, bob, charlie, drawn):
+    """The same card id is another card in the enhanced deck: the discard pile shows its own."""
+    classic = started_game([alice, bob])
+    enhanced = started_game([alice, bob], options={"enhanced": True})
+    faces = []
+    for game in (classic, enhanced):
+        state = game.state()
+        assert CARD_SIX[bool(game.options)] == state.deck[6].id
+        for player in state.players:
+            player.hand = [c for c in player.hand if c != 6]
+        # The same counts in both games: only the card on top differs.
+        state.draw, state.discard = [c for c in state.draw if c != 6][:20], [6]
+        game.snapshot = dict(state.to_json(), seats=game.snapshot["seats"])
+        game.save(update_fields=["snapshot"])
+        middle = re.search(
+            r'<div id="middle".*?</figure>.*?</figure>', redraw(game, [charlie])["charlie"], re.S
+        )[0]
+        faces.append(re.findall(r'class="card card-\w+ face-([\w-]+)', middle))
+
+    assert faces == [["2M"], ["1M"]]
+
+
+CARD_SIX = {False: "2M", True: "1M"}  # card 6 of each edition's deck
+
+
+def _article(html, seat):
+    return re.search(rf'<article id="player-{seat}".*?</article>', html, re.S)[0]
+
+
 def test_the_sockets_redraw_a_move_without_a_query(
     alice, bob, charlie, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
