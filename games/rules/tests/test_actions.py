@@ -609,6 +609,27 @@ def test_it_lets_one_player_say_no_to_a_birthday_while_another_pays():
     assert state.phase == "play" and state.pending is None
 
 
+def test_it_lets_one_player_pay_a_two_colour_rent_before_another_says_no_to_it():
+    """RULES.md 5: a two-colour rent is answered by each player independently, in any order."""
+    state = position(
+        BIRTHDAY.replace(
+            "alice hand: birthday", "alice hand: rent:red/yellow\nalice table: red: red red"
+        )
+    )
+    card = card_in(state, "alice", "hand", "rent:red/yellow")
+    apply(state, ALICE, Move.play(card, colour="red"))
+    assert sorted(awaiting(state)) == [(BOB, "answer", BOB), (CAROL, "answer", CAROL)]
+    apply(state, CAROL, Move.accept(CAROL, (card_in(state, "carol", "bank", "3M"),)))
+    assert awaiting(state) == [(BOB, "answer", BOB)]  # carol paid without waiting for bob
+    jsn = card_in(state, "bob", "hand", "just_say_no")
+    apply(state, BOB, Move.just_say_no(BOB))
+    apply(state, ALICE, Move.accept(BOB))
+    assert bank(state, ALICE) == ["3M"]
+    assert bank(state, BOB) == ["2M", "5M"] and bank(state, CAROL) == ["1M", "1M"]
+    assert state.discard == [card, jsn]
+    assert state.phase == "play" and state.pending is None
+
+
 # --- Double the Rent ---------------------------------------------------------------------------
 
 RENT = """

@@ -372,6 +372,29 @@ def test_it_lets_the_new_payer_of_a_rent_transfer_say_no_so_nobody_pays_that_sha
     assert state.phase == "play"
 
 
+def test_it_lets_the_transferrer_say_no_to_the_new_payers_no_so_the_new_payer_pays():
+    """RULES.md 8: the new payer's Just Say No is an answer like any other, and may be answered."""
+    state, rent = start_rent(
+        TRANSFER.replace("bob hand: rent_transfer", "bob hand: rent_transfer just_say_no")
+    )
+    transfer = card_in(state, "bob", "hand", "rent_transfer")
+    carols, bobs = (
+        card_in(state, "carol", "hand", "just_say_no"),
+        card_in(state, "bob", "hand", "just_say_no"),
+    )
+    apply(state, BOB, Move.transfer(BOB, CAROL))
+    apply(state, CAROL, Move.just_say_no(BOB))
+    apply(state, BOB, Move.just_say_no(BOB))  # bob's No cancels carol's: his share is hers again
+    assert sorted(awaiting(state)) == [(CAROL, "answer", BOB), (CAROL, "answer", CAROL)]
+    assert not [m for m in legal_moves(state, CAROL) if m.kind == "just_say_no"]
+    apply(state, CAROL, Move.accept(BOB, (card_in(state, "carol", "bank", "3M", 0),)))
+    apply(state, CAROL, Move.accept(CAROL, (card_in(state, "carol", "bank", "3M", 0),)))
+    assert bank(state, ALICE) == ["3M", "3M"]
+    assert bank(state, BOB) == ["3M"] and bank(state, CAROL) == []
+    assert state.discard == [rent, transfer, carols, bobs]
+    assert state.phase == "play"
+
+
 def test_it_refuses_a_rent_transfer_to_the_collector_or_to_myself():
     state, _rent = start_rent()
     words = "other than yourself and the collector"

@@ -432,6 +432,25 @@ def test_it_ends_in_a_stalemate_after_a_full_round_with_no_card_drawn_or_played(
     assert_rejected(state, BOB, Move.end(), "game is over")
 
 
+def test_a_turn_skipped_in_jail_is_a_quiet_turn_of_the_round():
+    """RULES.md 7 and 8: a jailed player's skipped turn draws and plays nothing."""
+    state = position("""
+        players: alice bob carol
+        options: enhanced
+        jailed: carol
+        alice hand: 1M
+        bob hand: 2M
+        carol hand: 3M
+        rest: alice bank
+    """)
+    act(state, "alice", Move.end())  # Alice's turn was not quiet: it began the position
+    events = act(state, "bob", Move.end())  # carol's turn is skipped: alice's comes
+    assert {"type": "skip", "seat": CAROL} in events and state.current == ALICE
+    assert outcome(state) is None, "bob's and carol's quiet turns are not yet a round"
+    act(state, "alice", Move.end())
+    assert outcome(state) == {"winner": None, "reason": "stalemate"}
+
+
 def test_it_counts_a_quiet_round_again_after_a_card_is_played():
     state = position("""
         alice hand: 1M
