@@ -38,13 +38,23 @@ as_postgres() {
 }
 
 cleanup() {
+    # The runs' status stands: the trap's last command would otherwise decide it.
+    local status=$?
     if [ -f "$pg_data/postmaster.pid" ]; then
         as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -m immediate stop >/dev/null 2>&1 || true
     fi
     if [ -f "$tmp/redis.pid" ]; then
-        kill "$(cat "$tmp/redis.pid")" 2>/dev/null || true
+        local redis_pid
+        redis_pid=$(cat "$tmp/redis.pid")
+        kill "$redis_pid" 2>/dev/null || true
+        # Redis writes its log as it stops: wait, or rm races it ("Directory not empty").
+        for _ in $(seq 50); do
+            kill -0 "$redis_pid" 2>/dev/null || break
+            sleep 0.1
+        done
     fi
-    rm -rf "$tmp"
+    rm -rf "$tmp" || { sleep 1; rm -rf "$tmp"; } || echo "warning: could not remove $tmp" >&2
+    exit "$status"
 }
 trap cleanup EXIT
 
