@@ -79,12 +79,12 @@ def table_context(game, user, log_length=15):
     return context
 
 
-# A game's row and seats at a version, read once for all the sockets of its table in this
-# process (and handed over by the move's answer): every change to either is a new version.
 def _face_key(card):
     return (card["id"], card["kind"], card["value"], card["as_colour"])
 
 
+# A game's row and seats at a version, read once for all the sockets of its table in this
+# process (and handed over by the move's answer): every change to either is a new version.
 _games = Memo(256)
 _seats = Memo(256)
 _states = Memo(256)

@@ -52,11 +52,7 @@ class ChatSocket:
         # The page was drawn with its own viewer here and the others as they were then.
         game = Game.objects.filter(code=self.code).first()
         self.presence_drawn = self.players_here(game) | {self.user.pk} if game else set()
-        self.chat_seat = (
-            Seat.objects.filter(game__code=self.code, user_id=self.user.pk)
-            .values_list("position", flat=True)
-            .first()
-        )
+        self.chat_seat = self.seat_now()
         self.chat_seat_final = bool(game) and game.status != Game.Status.OPEN
         self.chat_rooms = chat.readable_rooms(game, self.chat_seat) if game else []
         if self.chat_seat is None:
@@ -113,13 +109,16 @@ class ChatSocket:
     def reading_seat(self, game):
         """Return the user's seat at `game` now: before the start it may have been left or taken."""
         if not self.chat_seat_final:
-            self.chat_seat = (
-                Seat.objects.filter(game=game, user_id=self.user.pk)
-                .values_list("position", flat=True)
-                .first()
-            )
+            self.chat_seat = self.seat_now()
             self.chat_seat_final = game.status != Game.Status.OPEN
         return self.chat_seat
+
+    def seat_now(self):
+        return (
+            Seat.objects.filter(game__code=self.code, user_id=self.user.pk)
+            .values_list("position", flat=True)
+            .first()
+        )
 
     def players_here(self, game):
         return presence.present(game.code, game.seats.values_list("user_id", flat=True))
