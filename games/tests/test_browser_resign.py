@@ -36,6 +36,7 @@ def test_it_resigns_with_a_confirmation_and_plays_a_rematch(
     assert confirm_errors == []
     confirm.context.close()
 
+    assert page.is_visible("#table-hints")  # a first game: the hints are shown while it lasts
     page.click("#status details.resign > summary")
     page.wait_for_selector("#status .resign-form >> text=Yes, resign")
     page.screenshot(path=screenshot_dir / "resign-confirm.png", full_page=True)
@@ -43,6 +44,7 @@ def test_it_resigns_with_a_confirmation_and_plays_a_rematch(
 
     page.wait_for_selector("#game-over", timeout=10_000)
     assert "Basic bot 1 won: alice resigned" in page.inner_text("#status")
+    assert page.is_hidden("#table-hints")  # the game is over: no hints about playing cards
     assert page.url.endswith(f"/games/{bot_game.code}/")  # htmx: no page load
     page.wait_for_selector("#log >> text=alice resigned")
     page.screenshot(path=screenshot_dir / "resign-game-over.png", full_page=True)
