@@ -19,6 +19,12 @@ def empty_cache():
     cache.clear()
 
 
+def empty_note(page, room):
+    """Return what the list of `room` shows in place of messages: "none" once it holds one."""
+    script = "id => getComputedStyle(document.getElementById(id), '::before').content"
+    return page.evaluate(script, f"chat-{room}")
+
+
 def send(page, text):
     page.fill("#chat-text", text)
     page.click("#chat-form button[type=submit]:not([name])")
@@ -38,8 +44,10 @@ def test_it_brings_a_message_to_the_other_player_live(
     # Who has the table open: bob's arrival reaches alice's page without a reload.
     alice_page.wait_for_selector("#presence li.here >> text=bob", timeout=10_000)
 
+    assert empty_note(bob_page, "players") == '"No messages yet."'
     send(alice_page, "Good luck <b>bob</b>")
     bob_page.wait_for_selector("#chat-players >> text=Good luck <b>bob</b>", timeout=10_000)
+    assert empty_note(bob_page, "players") == "none"  # the message came over the socket
     charlie_page.wait_for_selector("#chat-players >> text=Good luck <b>bob</b>", timeout=10_000)
     assert bob_page.locator("#chat-players b").count() == 0  # shown as text
 
