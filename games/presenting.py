@@ -241,13 +241,16 @@ def no_winner_text(reason):
 
 
 def _waiting(view, names):
-    """Return who the game waits for, in words, one line per decision."""
+    """Return who the game waits for, in words, one line per decision.
+
+    The player on turn playing is not a line: the status says whose turn it is.
+    """
     lines = []
     for a in view["awaiting"]:
         name = names[a["seat"]]
         if a["decision"] == "play":
-            text = _("%(name)s is playing") % {"name": name}
-        elif a["decision"] == "discard":
+            continue
+        if a["decision"] == "discard":
             text = _("%(name)s is choosing cards to put back (hand limit 7)") % {"name": name}
         elif a["decision"] == "counter":
             text = _("%(name)s may answer the Just Say No") % {"name": name}

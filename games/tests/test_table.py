@@ -1,5 +1,7 @@
 """The table page: each user sees their own view of the game, and nothing hidden."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -135,6 +137,26 @@ def test_it_offers_only_the_legal_moves_of_each_card(client, alice, table_game):
     assert "End turn" in response.content.decode()
     assert len(labels) == sum(1 for m in response.context["table"]["hand"] for _ in m["controls"])
     assert state.current == ALICE
+
+
+def test_it_says_whose_turn_it_is_once(client, alice, bob, table_game):
+    assert table_game.state().current == ALICE
+    client.force_login(alice)
+    status = status_text(client.get(table_url(table_game)).content.decode())
+    assert status.startswith("Your turn: 3 plays left")
+    assert "alice" not in status  # not "alice is playing" below "Your turn"
+
+    client.force_login(bob)
+    status = status_text(client.get(table_url(table_game)).content.decode())
+    assert status.startswith("alice's turn")
+    assert status.count("alice") == 1
+
+
+def status_text(html):
+    """Return the words of the page's status section, tags dropped, spaces joined."""
+    section = html[html.index('<section id="status"') :]
+    section = section[: section.index("</section>")]
+    return " ".join(re.sub(r"<[^>]+>", " ", section).split())
 
 
 def test_it_shows_who_is_awaited_and_the_pending_action(client, bob, table_game):
