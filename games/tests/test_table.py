@@ -140,16 +140,19 @@ def test_it_offers_only_the_legal_moves_of_each_card(client, alice, table_game):
 
 
 def test_it_says_whose_turn_it_is_once(client, alice, bob, table_game):
-    assert table_game.state().current == ALICE
-    client.force_login(alice)
+    users = {ALICE: alice, BOB: bob}
+    on_turn = users[table_game.state().current]  # the deal chose who begins
+    other = bob if on_turn == alice else alice
+
+    client.force_login(on_turn)
     status = status_text(client.get(table_url(table_game)).content.decode())
     assert status.startswith("Your turn: 3 plays left")
-    assert "alice" not in status  # not "alice is playing" below "Your turn"
+    assert on_turn.username not in status  # not "alice is playing" below "Your turn"
 
-    client.force_login(bob)
+    client.force_login(other)
     status = status_text(client.get(table_url(table_game)).content.decode())
-    assert status.startswith("alice's turn")
-    assert status.count("alice") == 1
+    assert status.startswith(f"{on_turn.username}'s turn")
+    assert status.count(on_turn.username) == 1
 
 
 def status_text(html):
