@@ -39,6 +39,11 @@ def card_ids(html):
     return {int(n) for n in re.findall(r'data-card="(\d+)"', html)}
 
 
+def text(html):
+    """Return the words of `html`: tags dropped, spaces joined, apostrophes unescaped."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace("&#x27;", "'")
+
+
 def snapshot_of(game):
     game.refresh_from_db()
     return (game.snapshot, game.version, game.moves.count())

@@ -9,7 +9,7 @@ from django.utils import translation
 from games.cardtexts import CARD_TEXTS
 from games.rules.cards import ACTION, CARD_KINDS, KIND_BY_ID
 from games.rules.position import card_in
-from games.tests.helpers import set_position
+from games.tests.helpers import set_position, text
 
 ACTIONS = [kind.id for kind in CARD_KINDS if kind.category == ACTION]
 
@@ -37,10 +37,6 @@ def faces(html, card_id):
     )
     assert match, card_id
     return match[1], match[3]
-
-
-def text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace("&#x27;", "'")
 
 
 @pytest.fixture

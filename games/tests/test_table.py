@@ -1,13 +1,11 @@
 """The table page: each user sees their own view of the game, and nothing hidden."""
 
-import re
-
 import pytest
 from django.conf import settings
 from django.urls import reverse
 
 from games.models import Game, Seat
-from games.tests.helpers import ALICE, BOB, card_ids, set_position
+from games.tests.helpers import ALICE, BOB, card_ids, set_position, text
 
 pytestmark = pytest.mark.django_db
 
@@ -156,10 +154,9 @@ def test_it_says_whose_turn_it_is_once(client, alice, bob, table_game):
 
 
 def status_text(html):
-    """Return the words of the page's status section, tags dropped, spaces joined."""
+    """Return the words of the page's status section."""
     section = html[html.index('<section id="status"') :]
-    section = section[: section.index("</section>")]
-    return " ".join(re.sub(r"<[^>]+>", " ", section).split())
+    return text(section[: section.index("</section>")])
 
 
 def test_it_shows_who_is_awaited_and_the_pending_action(client, bob, table_game):
