@@ -182,18 +182,28 @@ def listening_pids(port):
             local, state, inode = fields[1], fields[3], fields[9]
             if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
                 inodes.add(f"socket:[{inode}]")
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
+    return sorted(int(proc.name) for proc in Path("/proc").iterdir() if _holds(proc, inodes))
+
+
+def _holds(proc, inodes):
+    """Whether process directory `proc` has a file descriptor open on one of `inodes`.
+
+    A busy server opens and closes sockets while its descriptors are listed: one
+    that has gone is skipped, not the whole process.
+    """
+    if not proc.name.isdigit():
+        return False
+    try:
+        fds = list((proc / "fd").iterdir())
+    except OSError:  # gone, or not ours to read
+        return False
+    for fd in fds:
         try:
-            for fd in (proc / "fd").iterdir():
-                if os.readlink(fd) in inodes:
-                    pids.append(int(proc.name))
-                    break
+            if os.readlink(fd) in inodes:
+                return True
         except OSError:
             continue
-    return sorted(pids)
+    return False
 
 
 def memory_mb(pid):

@@ -174,3 +174,32 @@ def test_it_floods_the_lobby_while_the_games_are_played(live_asgi_server):
     # Only the rows that changed (well under a kB each), never the whole list again.
     assert flood["lobby_kb_per_idle_socket"]["max"] < flood["tables_created"]
     assert not User.objects.exists() and not Game.objects.exists()
+
+
+def test_it_finds_the_server_while_the_server_closes_sockets(monkeypatch):
+    """A descriptor that closes while the server's are listed does not hide the server."""
+    import os
+    import socket
+
+    from games import load
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    others = [socket.socket() for _ in range(3)]  # descriptors listed before the listener's
+    own = f"/proc/{os.getpid()}/fd/"
+    readlink, closed = os.readlink, []
+
+    def closing_first(path):
+        if str(path).startswith(own) and not closed:
+            closed.append(path)
+            raise FileNotFoundError(path)
+        return readlink(path)
+
+    monkeypatch.setattr(load.os, "readlink", closing_first)
+    try:
+        assert os.getpid() in load.listening_pids(listener.getsockname()[1])
+        assert closed
+    finally:
+        for sock in [listener, *others]:
+            sock.close()

@@ -184,7 +184,7 @@ class Command(BaseCommand):
             load = Load(urls, tables, options, create_flood_users(run, flooders))
             load.pids = self.server_pids(servers, urls)
             result = asyncio.run(load.run())
-            result |= self.server_memory(servers, urls)
+            result |= self.server_memory(load.pids)
             result["via"] = options["via"]
             result["database"] = connection.vendor
             # Debug mode records every query: figures worth keeping come with DEBUG=0.
@@ -222,10 +222,10 @@ class Command(BaseCommand):
             return [server.pid for server in servers]
         return listening_pids(urlsplit(urls[0]).port)
 
-    def server_memory(self, servers, urls):
+    def server_memory(self, pids):
         """Return the servers' process count and peak resident memory (VmHWM, added up)."""
         peaks = []
-        for pid in self.server_pids(servers, urls):
+        for pid in pids:
             try:
                 peaks.append(memory_mb(pid)[0])
             except OSError:
