@@ -9,9 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django before importing anything that touches models (as get_asgi_application does).
 django.setup(set_prefix=False)
 
-from config.http import PooledASGIHandler  # noqa: E402
+from config.http import PooledASGIHandler, leave_bodies_unparsed  # noqa: E402
 
 django_asgi_app = PooledASGIHandler()
+leave_bodies_unparsed()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

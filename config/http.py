@@ -119,3 +119,28 @@ class PooledASGIHandler(ASGIHandler):
         finally:
             if lane is not None:
                 self._free.append(lane)
+
+
+def leave_bodies_unparsed():
+    """Have every Daphne server of this process leave a request's body for Django to read.
+
+    Twisted, under Daphne, parses the body of every form POST into
+    `request.args` (a multipart body through the email package) on the event
+    loop, before Daphne hands the body over as it came. Daphne never reads
+    those arguments, and Django parses the body again: Twisted's own switch
+    (parsePOSTFormSubmission) turns the work off. It was about 4% of a
+    move's POST, and a large multipart body would hold up every socket of
+    the process while it was parsed.
+    """
+    from daphne.http_protocol import WebRequest
+
+    if getattr(WebRequest.__init__, "leaves_bodies_unparsed", False):
+        return
+    init = WebRequest.__init__
+
+    def __init__(self, *args, **kwargs):
+        kwargs["parsePOSTFormSubmission"] = False
+        init(self, *args, **kwargs)
+
+    __init__.leaves_bodies_unparsed = True
+    WebRequest.__init__ = __init__

@@ -156,3 +156,25 @@ async def test_it_sends_a_streaming_response_before_closing_it(monkeypatch):
 
     assert body == b"first second"
     assert events == ["drawn", "finished"]
+
+
+def test_daphne_leaves_a_posted_forms_body_to_django(monkeypatch):
+    """Twisted does not parse a POST's form (Daphne never reads it; Django parses it again)."""
+    from unittest.mock import MagicMock
+
+    from daphne.http_protocol import WebRequest
+
+    import config.asgi  # noqa: F401  every Daphne process loads it, and with it the switch
+
+    body = b"version=12&kind=lay&card=40&colour=red"
+    request = WebRequest(MagicMock())
+    monkeypatch.setattr(request, "process", lambda: None)  # what Daphne hands to the app
+    request.requestHeaders.setRawHeaders(b"content-type", [b"application/x-www-form-urlencoded"])
+    request.gotLength(len(body))
+    request.handleContentChunk(body)
+
+    request.requestReceived(b"POST", b"/games/abc/move/", b"HTTP/1.1")
+
+    assert request.args == {}
+    request.content.seek(0)
+    assert request.content.read() == body
