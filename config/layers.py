@@ -129,9 +129,16 @@ class LeanChannelLayer(InMemoryChannelLayer):
         wait for the loop's answer, a hop back that costs more than the
         delivery. Return False, having sent nothing, when no loop of attached
         sockets is running (or several are): the caller then sends as usual.
+
+        A group no socket is in is done with at once, sending nothing (in a
+        process that no socket has joined, there is no loop to hop to). A
+        socket that joins later misses nothing: it joins its group before it
+        reads what it first shows, and this is called after the commit.
         """
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
+        if not self.groups.get(group):
+            return True
         loop = self.loop
         if loop is None or loop is SEVERAL_LOOPS or not loop.is_running():
             return False

@@ -224,7 +224,8 @@ async def test_a_thread_sends_to_a_group_through_the_sockets_loop_without_waitin
 
 async def test_it_sends_nothing_soon_without_one_running_loop_of_attached_sockets():
     layer = LeanChannelLayer()
-    assert layer.group_send_soon("table", {"type": "game.updated"}) is False  # none attached
+    await layer.group_add("table", await layer.new_channel())  # read by receive: not attached
+    assert layer.group_send_soon("table", {"type": "game.updated"}) is False
 
     layer, channel, inbox = await attached()
     # A socket of another loop, while this one runs: a thread cannot tell which loop to use.
@@ -239,3 +240,15 @@ async def test_it_sends_nothing_soon_without_one_running_loop_of_attached_socket
 
 async def attach_in(layer, inbox):
     layer.attach(await layer.new_channel(), inbox)
+
+
+async def test_a_group_nobody_is_in_is_sent_to_at_once_without_a_loop():
+    """Nothing to deliver: no hop to a loop (there may be none), and no error."""
+    layer = LeanChannelLayer()
+    assert layer.group_send_soon("table", {"type": "game.updated"}) is True
+
+    layer, channel, inbox = await attached()
+    await layer.group_discard("table", channel)
+    assert layer.group_send_soon("table", {"type": "game.updated"}) is True
+    await asyncio.sleep(0.01)
+    assert inbox.qsize() == 0
