@@ -1,0 +1,185 @@
+"""Before and after: the server CPU of a move's POST on two checkouts, move by move in turn.
+
+    git worktree add --detach /tmp/before <commit>; ln -s "$PWD/.venv" /tmp/before/.venv
+    .venv/bin/python scripts/post_ab.py --before /tmp/before --after . --players 2 --moves 600
+
+On a machine whose speed drifts (other jobs, frequency), two `move_bench`
+runs minutes apart differ by 10 to 20% with the same code. Here both servers
+run at once, each a `move_bench --serve` Daphne process in production mode on
+a SQLite database of its own, and play the same games: every move (a basic
+bot's, fixed seeds) is POSTed to one server then the other (the order
+alternating; the bot reads the game from each database in turn), with
+no socket open, and each server's process CPU (user and
+system, from /proc) is added up around its POST. A drift of the machine
+falls on both alike. What is measured is `move_bench`'s post_ms (the POST
+alone, Daphne included) for both checkouts. The last line printed is one
+JSON object: CPU ms per POST for each, and the change.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--before", required=True, help="The checkout measured first (a folder).")
+    parser.add_argument("--after", default=str(HERE), help="The other checkout (default: this).")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=600)
+    parser.add_argument("--warmup", type=int, default=60, help="Moves played first, unmeasured.")
+    parser.add_argument("--seed", type=int, default=11)
+    options = parser.parse_args()
+
+    key = "post-ab-" + "k" * 50
+    scratch = Path(tempfile.mkdtemp(prefix="post-ab-"))
+    env = dict(os.environ, DEBUG="0", SECRET_KEY=key, SECURE_SSL_REDIRECT="0")
+    env.update(WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0", SOCKETS_PER_USER="0")
+    env.update(SOCKET_MOVES_PER_SECOND="0", STATIC_ROOT=str(scratch / "static"))
+    env.update(DJANGO_SETTINGS_MODULE="config.settings")
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    servers = {}
+    try:
+        for name in ("before", "after"):
+            tree = Path(getattr(options, name)).resolve()
+            servers[name] = Server(tree, scratch / f"{name}.sqlite3", env)
+        for server in servers.values():
+            server.start()
+        os.environ.update(env, SQLITE_PATH=str(servers["before"].database))
+        sys.path.insert(0, str(HERE))
+        import django
+
+        django.setup()
+        spent, moves = asyncio.run(play(servers, options))
+    finally:
+        for server in servers.values():
+            server.stop()
+    figures = {name: round(spent[name] * 1000 / moves, 3) for name in servers}
+    change = (figures["after"] - figures["before"]) / figures["before"] * 100
+    result = {"players": options.players, "moves": moves, "post_cpu_ms": figures}
+    result["change_percent"] = round(change, 1)
+    print(json.dumps(result))
+
+
+class Server:
+    """A checkout's `move_bench --serve` process on a database of its own."""
+
+    def __init__(self, tree, database, env):
+        self.tree, self.database = tree, database
+        self.env = dict(env, SQLITE_PATH=str(database))
+        self.process = None
+        self.port = None
+
+    def start(self):
+        from socket import socket
+
+        python = self.tree / ".venv" / "bin" / "python"
+        run = dict(cwd=self.tree, env=self.env, check=True)
+        subprocess.run([python, "manage.py", "migrate", "-v", "0"], **run)
+        subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], **run)
+        with socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [python, "manage.py", "move_bench", "--serve", str(self.port)],
+            cwd=self.tree,
+            env=self.env,
+            stdin=subprocess.PIPE,  # the server stops when it closes
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket() as client:
+                    client.connect(("127.0.0.1", self.port))
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError(f"The server of {self.tree} did not start.") from None
+                time.sleep(0.2)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def cpu(self):
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+
+def on(server, function, *args):
+    """Run `function(*args)` against `server`'s database."""
+    from django.db import connections
+
+    connection = connections["default"]
+    if connection.settings_dict["NAME"] != str(server.database):
+        connection.close()
+        connection.settings_dict["NAME"] = str(server.database)
+    return function(*args)
+
+
+async def play(servers, options):
+    import aiohttp
+    from asgiref.sync import sync_to_async
+
+    from games.load import Player, move_fields, pick_move, read_game
+    from games.management.commands.move_bench import make_table
+
+    rng = random.Random(options.seed)
+    spent = dict.fromkeys(servers, 0.0)
+    played = measured = game = 0
+    names = list(servers)
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+        while measured < options.moves:
+            tables = {}
+            for name, server in servers.items():
+                seed = options.seed * 1000 + game
+                code, cookies = await sync_to_async(on)(
+                    server, make_table, "ab", options.players, seed, "p"
+                )
+                seated = [Player(http, server.url, c, f"/ws/games/{code}/") for c in cookies]
+                tables[name] = code, seated
+            game += 1
+            while measured < options.moves:
+                # The games are the same on both: read from each in turn (a read of a
+                # server's database may cost its writes a little).
+                source = names[game % 2]
+                found = await sync_to_async(on)(servers[source], read_game, tables[source][0])
+                if found is None:
+                    break
+                snapshot, version = found
+                seat, move = pick_move(snapshot, rng.getrandbits(63), "basic")
+                for name in names if played % 2 else reversed(names):
+                    code, seated = tables[name]
+                    start = servers[name].cpu()
+                    status, _body = await seated[seat].post(
+                        f"/games/{code}/move/", move_fields(move, version)
+                    )
+                    if status != 200:
+                        raise RuntimeError(f"{name}: the move was refused ({status}).")
+                    if played >= options.warmup:
+                        spent[name] += servers[name].cpu() - start
+                played += 1
+                measured = max(0, played - options.warmup)
+    return spent, measured
+
+
+if __name__ == "__main__":
+    main()
