@@ -1,14 +1,11 @@
 """SQLite's statements are turned into its own style once each (config/sqlite.py)."""
 
-import pytest
-from django.db import connection
 from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 
-from accounts.models import User
 from config import sqlite
 
 
-def test_a_statement_is_turned_once_and_gives_what_djangos_gives(db, monkeypatch):
+def test_a_statement_is_turned_once_and_gives_what_djangos_gives(monkeypatch):
     monkeypatch.setattr(sqlite, "_turned", {})
     wrapper = SQLiteCursorWrapper.__new__(SQLiteCursorWrapper)
     query = "SELECT a FROM t WHERE b = %s AND c LIKE '%%x' AND d IN (%s, %s)"
@@ -21,17 +18,28 @@ def test_a_statement_is_turned_once_and_gives_what_djangos_gives(db, monkeypatch
     assert named == "SELECT :a" and len(sqlite._turned) == 1
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="runs SQLite's backend")
-def test_queries_run_with_the_statements_remembered(db, monkeypatch):
+def test_a_sqlite_cursor_runs_the_statements_it_remembered(monkeypatch, django_db_blocker):
+    """Through Django's SQLite backend, whichever database the suite runs on."""
+    from django.db.utils import ConnectionHandler
+
     monkeypatch.setattr(sqlite, "_turned", {})
-    User.objects.create(username="ann")
+    handler = ConnectionHandler(
+        {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+    )
+    connection = handler["default"]  # a database of its own, in memory
+    with django_db_blocker.unblock():
+        try:
+            with connection.cursor() as cursor:
+                for _ in range(2):
+                    cursor.execute("SELECT %s + %s, '100%%'", [40, 2])
+                    assert cursor.fetchone() == (42, "100%")
+        finally:
+            connection.close()
 
-    assert User.objects.filter(username="ann").count() == 1
-    assert User.objects.filter(username="ann").count() == 1
-    assert any("?" in turned for turned in sqlite._turned.values())
+    assert sqlite._turned == {"SELECT %s + %s, '100%%'": "SELECT ? + ?, '100%'"}
 
 
-def test_it_keeps_no_more_than_most(db, monkeypatch):
+def test_it_keeps_no_more_than_most(monkeypatch):
     monkeypatch.setattr(sqlite, "_turned", {})
     monkeypatch.setattr(sqlite, "MOST", 2)
     wrapper = SQLiteCursorWrapper.__new__(SQLiteCursorWrapper)
