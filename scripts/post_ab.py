@@ -25,10 +25,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from games.load import cpu_seconds, free_port, wait_for_port  # noqa: E402  (no Django needed)
 
 
 def main():
@@ -57,7 +59,6 @@ def main():
         for server in servers.values():
             server.start()
         os.environ.update(env, SQLITE_PATH=str(servers["before"].database))
-        sys.path.insert(0, str(HERE))
         import django
 
         django.setup()
@@ -82,15 +83,11 @@ class Server:
         self.port = None
 
     def start(self):
-        from socket import socket
-
         python = self.tree / ".venv" / "bin" / "python"
         run = dict(cwd=self.tree, env=self.env, check=True)
         subprocess.run([python, "manage.py", "migrate", "-v", "0"], **run)
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], **run)
-        with socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.process = subprocess.Popen(
             [python, "manage.py", "move_bench", "--serve", str(self.port)],
             cwd=self.tree,
@@ -99,24 +96,14 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket() as client:
-                    client.connect(("127.0.0.1", self.port))
-                return
-            except OSError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError(f"The server of {self.tree} did not start.") from None
-                time.sleep(0.2)
+        wait_for_port(self.port, 60, self.process)
 
     @property
     def url(self):
         return f"http://127.0.0.1:{self.port}"
 
     def cpu(self):
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.process.pid)
 
     def stop(self):
         if self.process is not None and self.process.poll() is None:
