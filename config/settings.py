@@ -112,7 +112,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.LocaleMiddleware",  # Django's, lighter (config/middleware.py)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,7 +121,7 @@ MIDDLEWARE = [
     "accounts.middleware.user_language_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",  # Django's, lighter
     "django_htmx.middleware.HtmxMiddleware",
 ]
 if not DEBUG:
