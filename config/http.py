@@ -59,6 +59,10 @@ class PooledASGIHandler(ASGIHandler):
         the three at once (respond), and sends a response whose content is
         already drawn after closing it; a streaming response (a static file) is
         closed once sent, as Django does.
+
+        Django's also listens for the client's going away while the view runs (a
+        task of its own for every request), to cancel the waiting for the view,
+        which runs on to its end all the same: here only a stream is stopped by it.
         """
         try:
             body_file = await self.read_body(receive)
@@ -73,28 +77,30 @@ class PooledASGIHandler(ASGIHandler):
                 await sync_to_async(error_response.close)()
                 return
 
-            class RequestProcessed(Exception):
+            response = await sync_to_async(self.respond, thread_sensitive=True)(request, scope)
+            if not response.streaming:
+                # Drawn and closed in the lane: sent in one piece. A client that has gone
+                # meanwhile is not written to (Daphne drops the reply).
+                await self.send_response(response, send)
+                return
+
+            class StreamSent(Exception):
                 pass
 
-            response = None
+            # A stream (a static file) stops when its client goes, as Django's does.
             try:
                 try:
                     async with asyncio.TaskGroup() as tg:
                         tg.create_task(self.listen_for_disconnect(receive))
-                        response = await sync_to_async(self.respond, thread_sensitive=True)(
-                            request, scope
-                        )
                         await self.send_response(response, send)
-                        raise RequestProcessed
-                except* (RequestProcessed, RequestAborted):
+                        raise StreamSent
+                except* (StreamSent, RequestAborted):
                     pass
             except BaseExceptionGroup as exception_group:
                 if len(exception_group.exceptions) == 1:
                     raise exception_group.exceptions[0] from None
                 raise
-            if response is None:
-                await signals.request_finished.asend(sender=self.__class__)
-            elif response.streaming:
+            finally:
                 await sync_to_async(response.close)()
 
     def respond(self, request, scope):

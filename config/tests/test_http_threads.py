@@ -199,3 +199,49 @@ def test_never_cache_gives_the_headers_djangos_gives(rf, preset):
     assert get_max_age(ours) == 0
     assert ours.has_header("Expires") and ours["Expires"][:16] == theirs["Expires"][:16]
     assert never_cache(view).__name__ == "view"
+
+
+async def test_a_drawn_response_is_sent_without_listening_for_the_client_going(monkeypatch):
+    handler = PooledASGIHandler()
+    listened = []
+
+    async def listen(receive):
+        listened.append(True)
+        await receive()
+
+    monkeypatch.setattr(handler, "listen_for_disconnect", listen)
+
+    assert await get(handler) == 200
+    assert listened == []
+
+
+async def test_a_client_gone_during_the_view_leaves_the_request_to_end_once(monkeypatch):
+    from django.core.signals import request_finished
+    from django.http import HttpResponse
+
+    handler = PooledASGIHandler()
+    in_view, gone = threading.Event(), threading.Event()
+    finished = []
+
+    def view(request):
+        in_view.set()
+        gone.wait(10)  # the client goes while the view runs
+        return HttpResponse("drawn")
+
+    def note(**kwargs):
+        finished.append(True)
+
+    monkeypatch.setattr(handler, "get_response", view)
+    request_finished.connect(note)
+    try:
+        communicator = HttpCommunicator(handler, "POST", "/", headers=[(b"host", b"localhost")])
+        await communicator.send_input({"type": "http.request", "body": b""})
+        await asyncio.to_thread(in_view.wait, 10)
+        await communicator.send_input({"type": "http.disconnect"})
+        gone.set()
+        await communicator.wait(10)  # the application ends, raising nothing
+    finally:
+        gone.set()
+        request_finished.disconnect(note)
+
+    assert finished == [True]
