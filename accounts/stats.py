@@ -18,6 +18,7 @@ from accounts.models import (
     Rating,
     RatingChange,
 )
+from config.statements import save_many
 
 MODEL = PlackettLuce()
 
@@ -74,7 +75,7 @@ def _count_totals(game, seats, edition):
             for kind, count in mine.get("actions", {}).items():
                 totals.actions[kind] = totals.actions.get(kind, 0) + count
             totals.rent_collected += mine.get("rent_collected", 0)
-    PlayerStats.objects.bulk_update(
+    save_many(
         stats.values(),
         [
             "games",
@@ -110,7 +111,7 @@ def _count_pairs(game, seats):
         record.games += 1
         record.won += record.user_id == game.winner_id
         record.lost += record.opponent_id == game.winner_id
-    HeadToHead.objects.bulk_update(records, ["games", "won", "lost"])
+    save_many(records, ["games", "won", "lost"])
     GameTogether.objects.bulk_create(
         [
             GameTogether(user_id=u, opponent_id=v, game=game, ended_at=game.ended_at)
@@ -164,5 +165,5 @@ def _rate(game, seats, edition):
                 created_at=game.ended_at,
             )
         )
-    Rating.objects.bulk_update(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
+    save_many(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
     RatingChange.objects.bulk_create(changes)

@@ -203,6 +203,25 @@ def save_fields(instance, names, using="default"):
         cursor.execute(sql, params)
 
 
+def save_many(instances, names, using="default"):
+    """Save the fields `names` of each of `instances` (one model's), in one executemany.
+
+    As bulk_update(instances, names) does, without building its CASE statement anew.
+    """
+    instances = list(instances)
+    if not instances:
+        return
+    connection = connections[using]
+    sql, fields = _write_statement("update", type(instances[0]), tuple(names), connection)
+    rows = [
+        [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+        + [instance.pk]
+        for instance in instances
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
 def insert(instance, using="default"):
     """Insert `instance` (a new row, its key made by the database), as instance.save() does.
 

@@ -7,6 +7,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.models import PlayerStats
+from config.statements import save_many
 from games import rules
 from games.compiled import insert, locked_game, save_fields, seat_at, table_seats
 from games.models import Game, Move, Seat
@@ -117,6 +119,22 @@ def test_it_saves_the_named_fields_alone_as_the_orm_would(game, alice):
     save_fields(game, ["snapshot", "winner"])
     game = Game.objects.get(pk=game.pk)
     assert (game.snapshot, game.winner_id) == ({"a": [1, "b"]}, alice.pk)
+
+
+def test_it_saves_the_named_fields_of_many_rows_at_once_as_bulk_update_would(alice, bob):
+    rows = [PlayerStats.objects.create(user=user) for user in (alice, bob)]
+    for n, row in enumerate(rows):
+        row.games = 10 + n
+        row.by_players = {"2": [n, 1]}  # a JSON column
+        row.wins = 5  # changed, not named: not saved
+    save_many(rows, ["games", "by_players"])
+    save_many([], ["games"])  # nothing to save: no statement
+
+    saved = [PlayerStats.objects.get(pk=row.pk) for row in rows]
+    assert [(s.games, s.by_players, s.wins) for s in saved] == [
+        (10, {"2": [0, 1]}, 0),
+        (11, {"2": [1, 1]}, 0),
+    ]
 
 
 # PostgreSQL always returns an inserted key; SQLite can also tell the last one, which a
