@@ -7,6 +7,8 @@ hand or the order of the draw pile cannot leak into a page, an htmx response
 or a socket message.
 """
 
+import marshal
+
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
@@ -32,6 +34,19 @@ from games.rules.cards import (
     build_deck,
     decks_for,
 )
+
+
+def shown_key(data):
+    """Return a key of `data` (the view's plain data): equal for equal data, else different.
+
+    The keys of what a player's table and its sets show: marshal's version 2 (it
+    writes no references, so equal data is always written alike) costs a third
+    of repr. Data it cannot write (a str subclass, say) is told by its repr.
+    """
+    try:
+        return marshal.dumps(data, 2)
+    except ValueError:
+        return ("repr", repr(data))
 
 
 def view_deck(view):
@@ -98,7 +113,7 @@ def present(view, user_names, at=None):
     my_turn = me is not None and view["current"] == me and view["phase"] == "play"
     return {
         # What the hand shows, from the view's plain data (see fragment_marks).
-        "hand_key": repr((view["hand"], my_turn)),
+        "hand_key": shown_key((view["hand"], my_turn)),
         "names": names,
         "me": players[me] if me is not None else None,
         "opponents": opponents,
@@ -167,7 +182,7 @@ def _player(view, p, names, cards, helper=None):
             set_cards.append({"card": cards[c["id"]], "controls": controls})
         sets.append(
             {
-                "key": repr((s, number)),  # what it shows: its controls come from the version
+                "key": shown_key((s, number)),  # what it shows: its controls come from the version
                 "colour": s["colour"],
                 "colour_name": colour_name(s["colour"]),
                 "number": number,
@@ -187,7 +202,7 @@ def _player(view, p, names, cards, helper=None):
     shown = (p, names[seat], mine, view["sets_to_win"], bool(awaited), view["current"] == seat)
     shown += (view["outcome"], view["hands"][seat] if "hands" in view else None, wilds)
     return {
-        "content_key": hash(repr(shown)),
+        "content_key": hash(shown_key(shown)),
         "seat": seat,
         "name": names[seat],
         "is_me": mine,

@@ -572,3 +572,32 @@ def test_the_fragments_put_together_in_their_frames_are_those_their_templates_dr
     assert n > 30
     assert ("hand", "alice", True, True) in checked and ("hand", "bob", False, True) in checked
     assert ("hand", "dave", False, False) in checked
+
+
+def test_what_a_table_shows_is_keyed_alike_when_alike_and_apart_when_not():
+    from copy import deepcopy
+
+    from django.utils.safestring import mark_safe
+
+    shown = ({"colour": "green", "cards": [{"id": 55, "kind": "green/railroad", "value": 4}]}, 1)
+    key = presenting.shown_key
+
+    assert key(deepcopy(shown)) == key(shown)  # equal data, other objects: one key
+    # One string shown twice, or two equal strings: the same data, written alike.
+    kind = "".join(["green/", "railroad"])
+    twice = [{"kind": kind}, {"kind": kind}]
+    apart = [{"kind": "".join(["green/", "railroad"])}, {"kind": "".join(["green/", "railroad"])}]
+    assert key(twice) == key(apart)
+    # Data that differs, if only by a type repr tells apart, has another key.
+    for other in (
+        ({**shown[0], "cards": [{"id": 55, "kind": "green/railroad", "value": 3}]}, 1),
+        (shown[0], True),
+        (shown[0], "1"),
+        (shown[0], 1, None),
+        [shown[0], 1],
+    ):
+        assert key(other) != key(shown), other
+    # What marshal cannot write is told by its repr, apart from anything it writes.
+    assert key(("alice", mark_safe("<b>"))) == key(("alice", mark_safe("<b>")))
+    assert key(("alice", mark_safe("<b>"))) != key(("alice", mark_safe("<i>")))
+    assert key(("alice", mark_safe("<b>"))) != key(("alice", "<b>"))
