@@ -21,18 +21,22 @@ from django.utils.cache import patch_vary_headers
 from django.utils.csp import CSP, build_policy
 
 
+def _paths_hold_languages(request):
+    """Whether the request's URLconf has patterns prefixed with a language (i18n_patterns)."""
+    urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
+    return is_language_prefix_patterns_used(urlconf)[0]
+
+
 class LocaleMiddleware(locale.LocaleMiddleware):
     def process_request(self, request):
-        urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
-        if is_language_prefix_patterns_used(urlconf)[0]:
+        if _paths_hold_languages(request):
             return super().process_request(request)
         # What Django's does when no pattern is prefixed with a language.
         translation.activate(translation.get_language_from_request(request))
         request.LANGUAGE_CODE = translation.get_language()
 
     def process_response(self, request, response):
-        urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
-        if is_language_prefix_patterns_used(urlconf)[0]:
+        if _paths_hold_languages(request):
             return super().process_response(request, response)
         # What Django's does when no pattern is prefixed with a language.
         patch_vary_headers(response, ("Accept-Language",))

@@ -19,9 +19,8 @@ def _ok(request):
     return HttpResponse("ok")
 
 
-urlpatterns = [
-    path("games/<str:code>/move/", _ok)
-]  # this module is a URLconf without i18n_patterns
+# This module is a URLconf without i18n_patterns.
+urlpatterns = [path("games/<str:code>/move/", _ok)]
 
 
 def _headers(middleware_class, request, response):
