@@ -180,6 +180,35 @@ def test_daphne_leaves_a_posted_forms_body_to_django(monkeypatch):
     assert request.content.read() == body
 
 
+def test_daphne_writes_no_second_access_line_of_twisteds_per_request():
+    """Twisted's combined-log line per request is left out: Daphne writes its access log itself."""
+    from unittest.mock import MagicMock
+
+    from daphne.http_protocol import HTTPFactory
+    from twisted.logger import globalLogPublisher
+
+    import config.asgi  # noqa: F401  every Daphne process loads it, and with it the change
+
+    events = []
+    factory = HTTPFactory(MagicMock())
+    globalLogPublisher.addObserver(events.append)
+    try:
+        factory.startFactory()
+        timer = factory._logDateTimeCall
+        request = MagicMock()
+        request.getClientAddress.return_value.host = "127.0.0.1"
+        request.getHeader.return_value = None
+        request.uri, request.method, request.clientproto = b"/", b"GET", b"HTTP/1.1"
+        request.code, request.sentLength = 200, 10
+        factory.log(request)
+    finally:
+        globalLogPublisher.removeObserver(events.append)
+        factory.stopFactory()
+
+    assert timer is None  # no date rewritten every second either
+    assert [e for e in events if "HTTP/1.1" in str(e.get("log_io", ""))] == []
+
+
 @pytest.mark.parametrize("preset", [{}, {"Cache-Control": "public, max-age=60"}, {"Expires": "0"}])
 def test_never_cache_gives_the_headers_djangos_gives(rf, preset):
     """The site's never_cache (config/http.py) writes what Django's would, merges included."""
