@@ -56,6 +56,22 @@ def test_it_refuses_a_short_secret_key():
     assert "SECRET_KEY is too short" in result.stderr
 
 
+def test_what_a_server_loads_at_its_start_is_left_out_of_the_collectors_passes():
+    """config.asgi freezes what it loaded: the full passes of the collector never scan it again."""
+    script = (
+        "import gc, json, config.asgi as a\n"
+        "seen = {id(o) for o in gc.get_objects()}\n"
+        "print(json.dumps([gc.get_freeze_count(), id(a.application) in seen, id(a) in seen]))"
+    )
+    result = run([sys.executable, "-c", script], **PRODUCTION)
+
+    assert result.returncode == 0, result.stderr
+    frozen, application_scanned, module_scanned = json.loads(result.stdout)
+    assert frozen > 50_000  # Django, the apps and their modules
+    assert not application_scanned
+    assert not module_scanned
+
+
 def test_it_warns_when_https_is_left_to_a_proxy_that_is_not_trusted():
     result = manage(
         "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, SECURE_SSL_REDIRECT="0"
