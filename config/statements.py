@@ -77,31 +77,59 @@ def joined(name, build, args, model, fields, related):
     `model`, or from one named before it: "game__winner"): (its model, the
     names of its fields read)}.
     """
-    parts = [("", model, _columns(model, fields))]
-    parts += [(f"{relation}__", m, _columns(m, names)) for relation, (m, names) in related.items()]
-    columns = [prefix + f.name for prefix, _, found in parts for f in found]
+    columns, parts, relations = _plan(name, model, fields, related)
     rows = values(name, lambda *a: build(*a).values_list(*columns), *args)
     alias = router.db_for_read(model)
     found = []
     for row in rows:
         start, objects = 0, []
-        for _, part_model, part_fields in parts:
-            end = start + len(part_fields)
-            part = row[start:end]
-            key = next(i for i, f in enumerate(part_fields) if f.primary_key)
-            names = [f.attname for f in part_fields]
+        for part_model, width, key, names in parts:
+            part = row[start : start + width]
             # No related row (a null key): None, as select_related gives it.
             objects.append(None if part[key] is None else part_model.from_db(alias, names, part))
-            start = end
-        for relation, value in zip(related, objects[1:]):
-            *path, last = relation.split("__")  # "game__winner": the winner of the game
+            start += width
+        for (path, last), value in zip(relations, objects[1:]):
             target = objects[0]
-            for step in path:
+            for step in path:  # "game__winner": the winner of the game
                 target = getattr(target, step)
             if target is not None:
                 setattr(target, last, value)
         found.append(objects[0])
     return found
+
+
+_plans = {}
+
+
+def _plan(name, model, fields, related):
+    """Return how `joined` reads rows of `name`, worked out once: the columns, and each model's.
+
+    (Worked out at every call, it cost about as much as running the statement: the
+    fields of a game compared with the names of its columns one by one.)
+    """
+    shape = (name, model, tuple(fields), *((r, m, tuple(n)) for r, (m, n) in related.items()))
+    plan = _plans.get(shape)
+    if plan is None:
+        found = [("", model, _columns(model, fields))]
+        found += [
+            (f"{relation}__", m, _columns(m, names)) for relation, (m, names) in related.items()
+        ]
+        columns = [prefix + f.name for prefix, _, part in found for f in part]
+        parts = [
+            (
+                m,
+                len(part),
+                next(i for i, f in enumerate(part) if f.primary_key),
+                [f.attname for f in part],
+            )
+            for _, m, part in found
+        ]
+        relations = []
+        for relation in related:
+            *path, last = relation.split("__")
+            relations.append((path, last))
+        plan = _plans[shape] = (columns, parts, relations)
+    return plan
 
 
 def _statement(key, build, ids, values):

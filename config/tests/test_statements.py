@@ -93,3 +93,28 @@ def test_it_takes_names_and_moments_as_the_orm_does(tables, alice):
         assert statements.values("test since", since, name, when) == list(since(name, when))
     with pytest.raises(TypeError):
         statements.values("test since", since, None, first.created_at)
+
+
+def test_joined_works_out_its_columns_once_and_reads_alike_each_time(tables, alice, monkeypatch):
+    """The columns and each model's share of a row are worked out at the first call only."""
+    from accounts.models import User
+
+    def read(game_ids):
+        return Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "position")
+
+    ids = [game.pk for game in tables]
+    args = (read, (ids,), Seat, ("game", "position"))
+    first = statements.joined("test joined once", *args, {"user": (User, ("username",))})
+    worked_out = []
+    columns = statements._columns
+    monkeypatch.setattr(statements, "_columns", lambda *a: worked_out.append(a) or columns(*a))
+    again = statements.joined("test joined once", *args, {"user": (User, ("username",))})
+    assert worked_out == []
+    names = ("username", "display_name")
+    other = statements.joined("test joined other", *args, {"user": (User, names)})
+
+    assert worked_out == [(Seat, ("game", "position")), (User, names)]
+    expected = [(s.pk, s.game_id, s.position, s.user.username) for s in read(ids)]
+    for seats in (first, again):
+        assert [(s.pk, s.game_id, s.position, s.user.username) for s in seats] == expected
+    assert [s.user.display_name for s in other] == [s.user.display_name for s in read(ids)]
