@@ -12,8 +12,11 @@ alternating; the bot reads the game from each database in turn), with
 no socket open, and each server's process CPU (user and
 system, from /proc) is added up around its POST. A drift of the machine
 falls on both alike. What is measured is `move_bench`'s post_ms (the POST
-alone, Daphne included) for both checkouts. The last line printed is one
-JSON object: CPU ms per POST for each, and the change.
+alone, Daphne included) for both checkouts. With --sockets, every player's
+socket is open on both servers, and each server's CPU is added up from its
+POST until every socket of its table has the new version: `move_bench`'s
+move_ms of the post series (the whole move). The last line printed is one
+JSON object: CPU ms per move for each, and the change.
 """
 
 import argparse
@@ -41,6 +44,11 @@ def main():
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--warmup", type=int, default=60, help="Moves played first, unmeasured.")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--sockets",
+        action="store_true",
+        help="Open every player's socket and measure until each has the move (the whole move).",
+    )
     options = parser.parse_args()
 
     key = "post-ab-" + "k" * 50
@@ -68,7 +76,8 @@ def main():
             server.stop()
     figures = {name: round(spent[name] * 1000 / moves, 3) for name in servers}
     change = (figures["after"] - figures["before"]) / figures["before"] * 100
-    result = {"players": options.players, "moves": moves, "post_cpu_ms": figures}
+    result = {"players": options.players, "moves": moves, "sockets": options.sockets}
+    result["move_cpu_ms" if options.sockets else "post_cpu_ms"] = figures
     result["change_percent"] = round(change, 1)
     print(json.dumps(result))
 
@@ -127,7 +136,7 @@ async def play(servers, options):
     from asgiref.sync import sync_to_async
 
     from games.load import Player, move_fields, pick_move, read_game
-    from games.management.commands.move_bench import make_table
+    from games.management.commands.move_bench import current_version, make_table
 
     rng = random.Random(options.seed)
     spent = dict.fromkeys(servers, 0.0)
@@ -141,7 +150,11 @@ async def play(servers, options):
                 code, cookies = await sync_to_async(on)(
                     server, make_table, "ab", options.players, seed, "p"
                 )
-                seated = [Player(http, server.url, c, f"/ws/games/{code}/") for c in cookies]
+                path = f"/ws/games/{code}/"
+                seated = [Player(http, server.url, c, path, reconnect_delay=None) for c in cookies]
+                if options.sockets:
+                    for player in seated:
+                        await player.open()
                 tables[name] = code, seated
             game += 1
             while measured < options.moves:
@@ -161,10 +174,19 @@ async def play(servers, options):
                     )
                     if status != 200:
                         raise RuntimeError(f"{name}: the move was refused ({status}).")
+                    if options.sockets:
+                        now = await sync_to_async(on)(servers[name], current_version, code)
+                        if now <= version:
+                            raise RuntimeError(f"{name}: the move was not applied.")
+                        for player in seated:
+                            await player.reach(now, 10)
                     if played >= options.warmup:
                         spent[name] += servers[name].cpu() - start
                 played += 1
                 measured = max(0, played - options.warmup)
+            for _code, seated in tables.values():
+                for player in seated:
+                    await player.close()
     return spent, measured
 
 
