@@ -46,67 +46,104 @@ def without_waiting():
 WAIT_SECONDS = 5
 
 
+_MISSING = object()
+
+
 class Memo:
     def __init__(self, size):
         self.size = size
         self._entries = OrderedDict()
-        self._computing = {}  # key -> (thread ident, threading.Event)
+        # key -> [thread ident, threading.Event or None]: the thread computing the value, and
+        # what the threads waiting for it wait on (made by the first of them: most values
+        # are computed with nobody waiting).
+        self._computing = {}
         self._lock = threading.Lock()
 
     def get(self, key, compute):
         """Return the value remembered for `key`, or compute(), remembered."""
+        value = self._hit(key)
+        if value is not _MISSING:
+            return value
         me = threading.get_ident()
+        done = None
         with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
-            owner, done = self._computing.get(key, (None, None))
-            if done is None:
-                done = threading.Event()
-                self._computing[key] = (me, done)
-        if owner is not None and owner != me:
-            if _no_waiting.get():
-                raise WouldWait(key)
+            value = self._entries.get(key, _MISSING)
+            if value is not _MISSING:
+                return value
+            computing = self._computing.get(key)
+            if computing is None:
+                computing = self._computing[key] = [me, None]
+            elif computing[0] == me:
+                computing = None  # asked again while computing it: no waiting for oneself
+            else:
+                done = self._waiter(key, computing)
+        if done is not None:
             done.wait(WAIT_SECONDS)
-            with self._lock:
-                if key in self._entries:
-                    self._entries.move_to_end(key)
-                    return self._entries[key]
+            value = self._entries.get(key, _MISSING)
+            if value is not _MISSING:
+                return value
             return compute()  # the other thread failed (or is slow): compute it here
-        if owner == me:
-            return compute()  # asked again while computing it: no waiting for oneself
+        if computing is None:
+            return compute()
         try:
             value = compute()
             self._remember(key, value)
         finally:
             with self._lock:
                 self._computing.pop(key, None)
-            done.set()
+            if computing[1] is not None:
+                computing[1].set()
         return value
 
+    def _hit(self, key):
+        """Return the value remembered for `key`, now the latest used, or _MISSING.
+
+        Without the lock: each of an OrderedDict's operations is one step for other threads.
+        """
+        value = self._entries.get(key, _MISSING)
+        if value is not _MISSING:
+            try:
+                self._entries.move_to_end(key)
+            except KeyError:  # dropped meanwhile: the value is still good
+                pass
+        return value
+
+    def _waiter(self, key, computing):
+        """Return the Event to wait on for the value another thread computes (under the lock)."""
+        if _no_waiting.get():
+            raise WouldWait(key)
+        if computing[1] is None:
+            computing[1] = threading.Event()
+        return computing[1]
+
     def _remember(self, key, value):
+        dropped = []  # freed once the lock is let go (a game's state is many objects)
         with self._lock:
             self._entries[key] = value
             while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+                dropped.append(self._entries.popitem(last=False))
+        del dropped
 
     def find(self, key, wait=False):
         """Return the value remembered for `key`, or None (computing nothing).
 
         With `wait`, a value another thread is computing is waited for.
         """
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
-            owner, done = self._computing.get(key, (None, None))
-        if not wait or done is None or owner == threading.get_ident():
+        value = self._hit(key)
+        if value is not _MISSING:
+            return value
+        if not wait:
             return None
-        if _no_waiting.get():
-            raise WouldWait(key)
-        done.wait(WAIT_SECONDS)
         with self._lock:
-            return self._entries.get(key)
+            value = self._entries.get(key, _MISSING)
+            if value is not _MISSING:
+                return value
+            computing = self._computing.get(key)
+            if computing is None or computing[0] == threading.get_ident():
+                return None
+            done = self._waiter(key, computing)
+        done.wait(WAIT_SECONDS)
+        return self._entries.get(key)
 
     def put(self, key, value):
         """Remember `value` for `key`."""

@@ -14,7 +14,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import board, presenting, rules
+from games import board, memo as memo_module, presenting, rules
 from games.board import render_fragments, table_context
 from games.memo import Memo
 from games.models import Game
@@ -454,6 +454,36 @@ def test_it_computes_again_when_the_thread_computing_fails():
     with pytest.raises(RuntimeError):
         memo.get("k", broken)
     assert memo.get("k", lambda: "board") == "board"
+
+
+def test_a_value_nobody_waits_for_is_computed_without_an_event(monkeypatch):
+    # Most values are computed with nobody waiting for them: only a waiting thread makes one.
+    made = []
+
+    class CountedEvent(threading.Event):
+        def __init__(self):
+            made.append(self)
+            super().__init__()
+
+    monkeypatch.setattr(memo_module.threading, "Event", CountedEvent)
+    memo = Memo(4)
+    assert memo.get("k", lambda: "board") == "board"
+    assert memo.find("k", wait=True) == "board"
+    assert memo.find("other", wait=True) is None
+    assert made == []
+
+
+def test_a_dropped_value_is_freed_with_the_memo_open_to_other_threads():
+    memo = Memo(1)
+    locked_when_freed = []
+
+    class Drawn:
+        def __del__(self):
+            locked_when_freed.append(memo._lock.locked())
+
+    memo.put("old", Drawn())
+    memo.get("new", lambda: "board")
+    assert locked_when_freed == [False]
 
 
 def test_the_sockets_are_told_of_a_move_even_if_handing_it_over_fails(
