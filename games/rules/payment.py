@@ -121,45 +121,54 @@ def pay(state, debtor, receiver, cards, amount, events):
 def least_overpay(state, debtor, amount):
     """Return the payment of RULES.md section 11: the valid selection that overpays least.
 
-    Ties go to the selection with fewer table cards (bank before properties),
-    then fewer cards.
+    Among selections that overpay equally: fewer table cards (bank cards first),
+    then fewer properties (a House or Hotel taken off a set leaves it complete),
+    then fewer properties from complete sets, then fewer cards.
     """
     player = state.players[debtor]
     deck = state.deck
     payable = payable_cards(state, player)
     if worth(state, payable) <= amount:
         return tuple(payable)
-    # Each item is a list of alternatives (cards, value, table cards); a House and the
-    # Hotel above it form one item, since the Hotel must be paid before the House.
-    items = [[((c,), deck[c].value, 0)] for c in player.bank]
+    # Each item is a list of alternatives (cards, value, (table cards, properties, properties
+    # of complete sets)); a House and the Hotel above it form one item, since the Hotel must
+    # be paid before the House.
+    items = [[((c,), deck[c].value, (0, 0, 0))] for c in player.bank]
     for s in player.sets:
+        whole = int(len(s.cards) >= FULL_SET[s.colour])
         for c in s.cards:
             if deck[c].category != WILD_ANY:
-                items.append([((c,), deck[c].value, 1)])
+                items.append([((c,), deck[c].value, (1, 1, whole))])
         if s.hotel >= 0:
             hotel = deck[s.hotel].value
             items.append(
-                [((s.hotel,), hotel, 1), ((s.hotel, s.house), hotel + deck[s.house].value, 2)]
+                [
+                    ((s.hotel,), hotel, (1, 0, 0)),
+                    ((s.hotel, s.house), hotel + deck[s.house].value, (2, 0, 0)),
+                ]
             )
         elif s.house >= 0:
-            items.append([((s.house,), deck[s.house].value, 1)])
+            items.append([((s.house,), deck[s.house].value, (1, 0, 0))])
     cap = amount + max(alt[1] for item in items for alt in item)
-    best = {0: (0, 0, ())}
+    # best[total] = (table cards, properties, of complete sets, cards, chosen): the costs add up
+    # item by item and compare in that order, so the cheapest way to each total is kept.
+    best = {0: (0, 0, 0, 0, ())}
     for item in items:
         grown = dict(best)
-        for total, (table, count, chosen) in best.items():
+        for total, (table, properties, whole, count, chosen) in best.items():
             if total >= amount:
                 continue
-            for cards, value, on_table in item:
+            for cards, value, (on_table, props, from_whole) in item:
                 reached = total + value
                 if reached > cap:
                     continue
-                candidate = (table + on_table, count + len(cards), chosen + cards)
+                candidate = (table + on_table, properties + props, whole + from_whole)
+                candidate += (count + len(cards),)
                 known = grown.get(reached)
-                if known is None or candidate[:2] < known[:2]:
-                    grown[reached] = candidate
+                if known is None or candidate < known[:4]:
+                    grown[reached] = (*candidate, chosen + cards)
         best = grown
-    return best[min(t for t in best if t >= amount)][2]
+    return best[min(t for t in best if t >= amount)][4]
 
 
 def money_first(state, debtor, amount):

@@ -279,6 +279,12 @@ def test_it_pays_a_debt_by_default_with_the_least_overpaying_selection_and_no_ju
         ("bob table: pink: pink pink pink +house +hotel", 3, ["table:hotel"]),
         # Exact 7 with the Hotel and the House beneath it.
         ("bob table: pink: pink pink pink +house +hotel", 7, ["table:hotel", "table:house"]),
+        # Equally exact, bank card against House: the bank card.
+        ("bob bank: 3M\nbob table: green: green green green +house", 3, ["bank:3M"]),
+        # Equally exact, House against property: the House (its set stays complete).
+        ("bob table: red: red; green: green green green +house", 3, ["table:house"]),
+        # Equally exact properties: the one from an incomplete set, not a complete set's.
+        ("bob table: dark_blue: dark_blue dark_blue; green: green", 4, ["table:green"]),
         # Worth less than the debt: everything payable, never the multicolour wild.
         ("bob bank: 1M 2M\nbob table: red: red any", 10, ["bank:1M", "bank:2M", "table:red"]),
     ],
