@@ -3,9 +3,10 @@
 Nothing new is stored: a sentence is made from the move's JSON, the card
 kinds of its public card ids and, for answers, the action being answered
 (the latest "play" move before it). The cards of a discard to the bottom of
-the draw pile stay secret: only their number is told. A rent's amount
-depends on the position it was charged in: it is read from the engine state
-before the rent, kept from the table's earlier versions or replayed.
+the draw pile stay secret: only their number is told. A rent's amount, and
+the colour a wild was moved from, depend on the position the move was made
+in: they are read from the engine state before it, kept from the table's
+earlier versions or replayed.
 """
 
 from copy import copy
@@ -62,18 +63,18 @@ def move_log(game, names, deck, length=15, before=None, keep=None):
     if start is not None:
         earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
     told = earlier + moves
-    rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
-    if before is None and rents:
+    rents = [i for i, m in enumerate(moves, len(earlier)) if _needs_state(m.move, deck)]
+    if before is None and rents and _is_rent(told[rents[-1]].move, deck):
         # The rent waiting for answers now says its amount in the game's state.
         pending = _pending_rent(game)
         last = told[rents[-1]]
         if pending and pending[0] == last.move["card"]:
             teller.amounts[last.n] = pending[1]
             rents.pop()
-    rent = rents[0] if rents else None
+    first = rents[0] if rents else None
     lines = []
     for i, m in enumerate(told):
-        if i == rent:
+        if i == first:
             teller.state = _state_before(game, told, i)
         if i < len(earlier):
             teller.tell(m.seat, m.move)
@@ -93,6 +94,11 @@ def _pending_rent(game):
 def _is_rent(move, deck):
     card = move.get("card", -1)
     return move.get("kind") == "play" and 0 <= card < len(deck) and deck[card].effect == RENT
+
+
+def _needs_state(move, deck):
+    """Whether `move`'s sentence needs the state before it: a rent's amount, a wild's colour."""
+    return move.get("kind") == "move_wild" or _is_rent(move, deck)
 
 
 # The engine state after a move, by game and move number, as JSON: a rent's sentence needs
@@ -211,6 +217,8 @@ def _continued(game, names, deck, length):
     if rows and lines and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
+    if any(m.move.get("kind") == "move_wild" for m in rows):
+        return None  # told from the log, which knows the colour it was moved from
     rents = [m for m in rows if _is_rent(m.move, deck)]
     if rents:
         pending = _pending_rent(game)
@@ -263,6 +271,7 @@ class _Teller:
         self.state = state  # the engine state before the next move told, when known
         self.amount = None  # the amount the move being told charges, when known
         self.amounts = {}  # move number -> the amount it charged, known beforehand
+        self.wild_from = None  # the colour the wild being told was moved from, when known
 
     def copy(self):
         """Return a teller that goes on from here without changing this one."""
@@ -309,6 +318,7 @@ class _Teller:
         return line
 
     def tell(self, seat, move, amount=None):
+        self.wild_from = None
         followed = self._follow(seat, move)
         self.amount = followed if followed is not None else amount
         kind = move.get("kind")
@@ -330,6 +340,8 @@ class _Teller:
         except (rules.IllegalMove, ValueError, KeyError, IndexError, TypeError):
             self.state = None  # The log does not fit the state: tell the rest without it.
             return None
+        moved = (e["from"] for e in events if e["type"] == "move_wild")
+        self.wild_from = next(moved, None)
         rents = (e for e in events if e["type"] == "play" and e["effect"] == RENT)
         return next((e["amount"] for e in rents), None)
 
@@ -360,11 +372,15 @@ class _Teller:
         return _("%(player)s laid %(card)s") % params
 
     def _move_wild(self, seat, player, move):
-        return _("%(player)s moved %(card)s to %(colour)s") % {
+        params = {
             "player": player,
             "card": self.card(move["card"]),
             "colour": colour_name(move["colour"]),
         }
+        if self.wild_from:
+            params["from"] = colour_name(self.wild_from)
+            return _("%(player)s moved %(card)s from %(from)s to %(colour)s") % params
+        return _("%(player)s moved %(card)s to %(colour)s") % params
 
     def _discard(self, seat, player, move):
         count = len(move.get("cards", ()))

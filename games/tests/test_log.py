@@ -405,3 +405,33 @@ def test_it_tells_only_the_new_moves_of_each_version_and_the_same_as_the_whole_l
             assert log.recent_moves(game, names, deck) == move_log(game, names, deck)
 
     assert sum(continued) > len(continued) / 2  # most versions told only their new moves
+
+
+def test_it_names_both_colours_of_a_wild_moved_when_it_knows_the_position():
+    state = position("alice hand: 1M\nalice table: red: red/yellow red")
+    wild = card_in(state, "alice", "table", "red/yellow")
+    teller = _Teller(["alice", "bob"], state.deck, state)
+    with translation.override("en"):
+        line = teller.tell(0, {"kind": "move_wild", "card": wild, "colour": "yellow"})
+    assert line == "alice moved Wild red/yellow from red to yellow"
+
+
+@pytest.mark.django_db
+def test_the_tables_last_moves_name_both_colours_of_a_wild_moved(table_game, alice):
+    from games.board import table_context
+
+    state = set_position(
+        table_game,
+        "players: alice bob\nturn: alice\nplays: 3\nalice hand: 1M 2M\n"
+        "alice table: red: red/yellow red",
+    )
+    table_game.play(0, rules.Move.bank(card_in(state, "alice", "hand", "1M")))
+    with translation.override("en"):
+        table_context(table_game, alice)  # the table as drawn after the first move
+        wild = card_in(state, "alice", "table", "red/yellow")
+        table_game.play(0, rules.Move.move_wild(wild, "yellow"))
+        texts = [line["text"] for line in table_context(table_game, alice)["table"]["log"]]
+    assert texts[-1] == "alice moved Wild red/yellow from red to yellow"
+    with translation.override("zh-hans"):
+        texts = [line["text"] for line in table_context(table_game, alice)["table"]["log"]]
+    assert "从" in texts[-1]
