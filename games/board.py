@@ -37,11 +37,15 @@ def table_context(game, user, log_length=15):
     """Return the template context of `game`'s table as `user` sees it."""
     seats = seats_at(game)
     names = {seat.user_id: player_name(seat.user) for seat in seats}
-    seat = next((s.position for s in seats if s.user_id == user.id), None)
+    own = next((s for s in seats if s.user_id == user.id), None)
+    seat = own.position if own is not None else None
     context = {
         "code": game.code,
         "viewer": user.id,
         "version": game.version,
+        # The version the viewer's move forms post: when their question last changed
+        # (Seat.asked_version), so that other players' moves leave the forms as drawn.
+        "asked": own.asked_version if own is not None else game.version,
         "status": game.status,
         "seat": seat,
         **table_urls(game.code),
@@ -62,7 +66,7 @@ def table_context(game, user, log_length=15):
         player["clock"] = clocks[player["seat"]]
     table["my_clock"] = clocks[seat] if seat is not None else None
     for player in table["players"]:
-        player["html"] = player_html(game, player)
+        player["html"] = player_html(game, player, context["asked"])
     # The piles and the action waiting: drawn again only when what they show changes.
     top, pending = table["discard_top"], table["pending"]
     # A card by what its face shows: a card's id is another card in the other edition.
@@ -155,25 +159,28 @@ _players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 # Pieces with forms (an owner's table, a hand's cards, a move's form) are remembered with
-# these in place of the version their forms post and of the address they post to, put in as
-# they are used: one piece for every version and every table. No player's text holds them:
-# escaped text never holds "<".
+# these in place of the version their forms post (the player's Seat.asked_version) and of
+# the address they post to, put in as they are used: one piece for every version and every
+# table. A fragment's own version (data-version) is VERSION_MARK in a frame. No player's
+# text holds them: escaped text never holds "<".
 VERSION_MARK = mark_safe("<@version@>")
+ASKED_MARK = mark_safe("<@asked@>")
 URL_MARK = mark_safe("<@move_url@>")
 
 
-def with_version(html, version, move_url):
-    """Return `html`, drawn with VERSION_MARK and URL_MARK, with `version` and `move_url` in."""
-    return mark_safe(html.replace(VERSION_MARK, str(version)).replace(URL_MARK, move_url))
+def with_asked(html, asked, move_url):
+    """Return `html`, drawn with ASKED_MARK and URL_MARK, with `asked` and `move_url` in."""
+    return mark_safe(html.replace(ASKED_MARK, str(asked)).replace(URL_MARK, move_url))
 
 
-def player_html(game, player):
+def player_html(game, player, asked):
     """Return the article of a player's table, drawn once for every viewer who sees it so.
 
     Its key is what it shows (its clock's state too), not the version: a move
     redraws only the tables it changed. Only the owner's own article holds
-    forms (a wild's moves), which post the version they were drawn from: it is
-    remembered with VERSION_MARK (and URL_MARK) in their place, put in as it is used.
+    forms (a wild's moves), which post `asked`, the version of the owner's
+    question: it is remembered with ASKED_MARK (and URL_MARK) in their place,
+    put in as it is used.
     """
     clock = player["clock"]
     reserve = clock["reserve"]
@@ -181,10 +188,10 @@ def player_html(game, player):
     clock_key += (clock["vacation_until"],)
     clock_key += (reserve // timedelta(minutes=1) if reserve is not None else None,)
     key = (player["content_key"], clock_key, translation.get_language(), moment())
-    context = {"player": player, "version": VERSION_MARK, "move_url": URL_MARK}
+    context = {"player": player, "asked": ASKED_MARK, "move_url": URL_MARK}
     html = _players.get(key, lambda: _player_html(context))
     if any(item["controls"] for s in player["sets"] for item in s["cards"]):
-        return with_version(html, game.version, table_urls(game.code)["move_url"])
+        return with_asked(html, asked, table_urls(game.code)["move_url"])
     return html
 
 
@@ -208,7 +215,7 @@ MARKS = {
     for name in ("head", "clock", "hand", "sets", "bank", "lines", "log_url")
     + ("opponents", "middle", "me", "entries", "turn", "mine", "facts")
 }
-MARKS.update(version=VERSION_MARK, move_url=URL_MARK)
+MARKS.update(version=VERSION_MARK, asked=ASKED_MARK, move_url=URL_MARK)
 _frames = Memo(1024)  # a few hundred kinds of frames in each language
 
 
@@ -269,7 +276,7 @@ def set_html(s, context):
     """Return a set of a player's table drawn, once for every table that shows it so.
 
     Its key is what it shows; a set holding forms (an owner's wild moves) is
-    drawn with its article's VERSION_MARK and URL_MARK.
+    drawn with its article's ASKED_MARK and URL_MARK.
     """
     has_forms = any(item["controls"] for item in s["cards"])
     key = (s["key"], translation.get_language(), has_forms)
@@ -279,20 +286,20 @@ def set_html(s, context):
 _entries = Memo(4096)
 
 
-def hand_entry_html(entry, version, move_url):
+def hand_entry_html(entry, asked, move_url):
     """Return a card of a hand with its menu, drawn once for every version that shows it so.
 
     A player's turn redraws the hand at every move, and most of its cards offer
-    the same moves as before: only the version their forms post is new (and the
-    table they post to, from one game to the next).
+    the same moves as before: only the version their forms post (`asked`) is new
+    (and the table they post to, from one game to the next).
     """
     card = entry["card"]
     controls = tuple((c["kind"], c["label"], tuple(c["fields"])) for c in entry["controls"])
     key = (card["id"], card["kind"], card["value"], controls, entry["note"])
     key += (translation.get_language(),)
-    context = {"entry": entry, "version": VERSION_MARK, "move_url": URL_MARK}
+    context = {"entry": entry, "asked": ASKED_MARK, "move_url": URL_MARK}
     html = _entries.get(key, lambda: render_to_string("games/table.html#hand_entry", context))
-    return with_version(html, version, move_url) if controls else html
+    return with_asked(html, asked, move_url) if controls else html
 
 
 def seat_clock(game, seat, active=True, vacation_until=None):
@@ -433,13 +440,13 @@ def fragment_marks(context):
     """Return a mark of what each fragment shows, None for one always drawn.
 
     Two equal marks draw the same fragment but for its version (its data-version).
-    Where a fragment holds forms (which post the version they were drawn from),
-    the version is in its mark.
+    Where a fragment holds forms, the version they post (the viewer's
+    Seat.asked_version) is in its mark: the hand of a player whose question
+    did not change is not drawn again (what they ticked stays ticked).
     """
     table = context["table"]
     if table is None:
         return dict.fromkeys((*FRAGMENTS, BOARD))
-    version = context["version"]
     me = table["me"]
     common = (context["code"], context["seat"], context["status"], translation.get_language())
     # The board's parts: each player's table and the piles (see _board_parts).
@@ -456,8 +463,13 @@ def fragment_marks(context):
     )
     players = tuple(p["html"] for p in table["opponents"]) + ((me["html"],) if me else ())
     board = (*common, table["middle_html"], players)
-    hand_forms = bool(table["prompt"]) or any(entry["controls"] for entry in table["hand"] or ())
-    hand = (*common, table["hand_key"], version if hand_forms else None)
+    # The moves a hand and its prompt offer, and their targets (others' tables, seats).
+    prompt = table["prompt"]
+    offered = [c for entry in table["hand"] or () for c in entry["controls"]]
+    offered += [c for answer in prompt["answers"] for c in answer["controls"]] if prompt else []
+    controls = tuple((c["kind"], tuple(c["fields"])) for c in offered)
+    hand_forms = bool(prompt) or bool(controls)
+    hand = (*common, table["hand_key"], controls, context["asked"] if hand_forms else None)
     marks = {"status": hash(status), "board": hash(board), "hand": hash(hand), "log": None}
     marks[BOARD] = hash((*common, tuple(parts)))
     return dict(parts, **marks)
@@ -507,10 +519,10 @@ def _board_html(context):
 
 def _hand_html(context):
     table = context["table"]
-    version, move_url = context["version"], context["move_url"]
+    version, asked, move_url = context["version"], context["asked"], context["move_url"]
     hand = table["hand"]
     for entry in hand or ():
-        entry["html"] = hand_entry_html(entry, version, move_url)
+        entry["html"] = hand_entry_html(entry, asked, move_url)
     prompt = table["prompt"] or {}
     if prompt.get("answers") or prompt.get("discard"):
         return render_to_string("games/table.html#hand", context)  # drawn whole: seldom shown
@@ -522,7 +534,8 @@ def _hand_html(context):
     else:
         frame_table["hand"] = [{"html": MARKS["entries"]}] if hand else []
     frame = dict(context, table=frame_table, version=MARKS["version"], move_url=MARKS["move_url"])
-    pieces = {"version": version, "move_url": move_url}
+    frame["asked"] = MARKS["asked"]
+    pieces = {"version": version, "asked": asked, "move_url": move_url}
     pieces["entries"] = "\n      ".join(entry["html"] for entry in hand or ())  # as the loop does
     control = end_turn and (end_turn["kind"], end_turn["label"], tuple(end_turn["fields"]))
     shape = (hand is None, len(hand or ()), table["my_turn"], control)

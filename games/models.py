@@ -52,7 +52,13 @@ def user_group(user_id):
 
 
 class StaleBoard(Exception):
-    """A move was made from a board that has changed since it was drawn."""
+    """A move was made from a board on which its player's question has changed since.
+
+    RULES.md section 11 (answers at once): a move carries the version of the
+    board it was made from, and is stale only if its seat's question
+    (rules.questions) changed after that version (Seat.asked_version): other
+    players' answers to the same action leave it standing.
+    """
 
 
 class SeatingError(Exception):
@@ -263,7 +269,7 @@ class Game(models.Model):
             game.seat_count = len(seats)
             game.started_at = game.last_move_at = now
             game.version += 1
-            game._settle(state, seats, now, {}, events, fields=None)
+            game._settle(state, seats, now, _Before(None), events, fields=None)
             transaction.on_commit(broadcast_lobby)
         self.refresh_from_db()
         return self
@@ -281,15 +287,15 @@ class Game(models.Model):
             move = rules.Move.from_json(move)
         with transaction.atomic():
             game = locked_game(self.pk)
-            if version is not None and version != game.version:
+            seats = table_seats(game)  # with their users, for the sockets' redraw
+            if version is not None and not seats[seat].asked_version <= version <= game.version:
                 raise StaleBoard()
             if game.status != Game.Status.ACTIVE:
                 raise rules.IllegalMove(_("This game is not in play."))
             state = game.state()
-            before = _decisions(state)
+            before = _Before(state)
             _state, events = rules.apply(state, seat, move)
             now = timezone.now()
-            seats = table_seats(game)  # the users for the sockets' redraw
             seats[seat].timeouts_in_row = 0
             if move.kind == rules.RESIGN:
                 # Ruling (resign): the seat plays on as absent, for good (see come_back).
@@ -331,7 +337,7 @@ class Game(models.Model):
             ):
                 return False  # the game waits for a player on vacation
             state = game.state()
-            before = _decisions(state)
+            before = _Before(state)
             events = []
             seat.timeouts_in_row += 1
             if seat.timeouts_in_row >= ABSENT_AFTER:
@@ -416,7 +422,7 @@ class Game(models.Model):
             if not (seats[p].absent or players[p].is_bot)
         ):
             return False
-        self._settle(state, seats, timezone.now(), _decisions(state), [])
+        self._settle(state, seats, timezone.now(), _Before(state), [])
         return True
 
     def _record(self, seat, move, cause, now):
@@ -480,7 +486,13 @@ class Game(models.Model):
             _state, more = rules.apply(state, position, move)
             events.extend(more)
             self._record(position, move, cause, now)
-        newly_awaited = self._set_deadlines(state, seats, now, before)
+        newly_awaited = self._set_deadlines(state, seats, now, before.decisions)
+        moved = {row.seat for row in self.__dict__.get("recorded", ())}
+        for position, question in enumerate(rules.questions(state)):
+            # A seat's own move changes its question too: a second click, another tab's
+            # copy of the same move, is stale (RULES.md section 11, answers at once).
+            if position in moved or before.questions.get(position) != question:
+                seats[position].asked_version = self.version
         for position in newly_awaited:
             # A new decision may be reminded of again (the worker claims reminders as it
             # sends, never for a seat not yet awaited): saved with the clocks, below.
@@ -498,7 +510,7 @@ class Game(models.Model):
         told = Notification.for_move(self, state, seats, events, newly_awaited)
         transaction.on_commit(lambda: self._hand_over(seats, state))
         changed = {seats[p].user_id for p in newly_awaited} | told
-        changed |= {seat.user_id for seat in seats if seat.position in before}
+        changed |= {seat.user_id for seat in seats if seat.position in before.decisions}
         if state.over:
             changed |= {seat.user_id for seat in seats}
             transaction.on_commit(broadcast_lobby)
@@ -668,6 +680,16 @@ class Game(models.Model):
         return state
 
 
+class _Before:
+    """What a game waited for, and what each seat was asked, before a move's changes."""
+
+    __slots__ = ("decisions", "questions")
+
+    def __init__(self, state):
+        self.decisions = _decisions(state) if state is not None else {}
+        self.questions = dict(enumerate(rules.questions(state))) if state is not None else {}
+
+
 def _decisions(state):
     """Return {seat: {decision keys}} of what the game waits for.
 
@@ -738,6 +760,10 @@ class Seat(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)  # the game's, once finished: lists
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     absent = models.BooleanField(default=False)
+    # The game's version when this seat's question (rules.questions: its decisions and the
+    # cards it decides from) last changed. Its moves post a version; one older than this is
+    # stale (Game.play), and its forms are drawn again only when this changes.
+    asked_version = models.PositiveIntegerField(default=0)
     # Emails: the last time the player opened the table, and what they were told.
     seen_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
@@ -759,6 +785,7 @@ class Seat(models.Model):
         "result",
         "ended_at",
         "reminded",
+        "asked_version",
     ]
 
     class Meta:

@@ -17,6 +17,7 @@ from .engine import (
     legal_moves,
     new_game,
     outcome,
+    questions,
     replay,
 )
 from .moves import RESIGN, Choice, IllegalMove, Move
@@ -55,6 +56,7 @@ __all__ = [
     "new_game",
     "outcome",
     "public_forced_move",
+    "questions",
     "replay",
     "review_view",
     "standing_answer",

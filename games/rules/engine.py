@@ -150,6 +150,33 @@ def awaiting(state):
     return []
 
 
+def questions(state):
+    """Return, by seat, what that seat is asked now and the cards it decides from.
+
+    RULES.md section 11 (answers at once): a move is judged against what its
+    player was asked. Two equal questions ask the same thing: a move made while one was
+    shown may still be made under the other. A question holds the seat's
+    decisions (turn, kind, share, and the Just Say Nos on that share) and its
+    hand; its bank and table too when it decides from them (its turn, or an
+    action standing against it: paying, giving). So other targets' answers to
+    the same action, and payments the actor receives while it only counters,
+    leave a seat's question as it was.
+    """
+    decisions = [[] for _ in state.players]
+    for seat, decision, share in awaiting(state):
+        jsn = state.pending.shares[share].jsn if share >= 0 else 0
+        decisions[seat].append((state.turns, decision, share, jsn))
+    found = []
+    for seat, player in enumerate(state.players):
+        mine = tuple(sorted(decisions[seat]))
+        question = (mine, tuple(player.hand))
+        if any(decision in ("play", "answer") for _turn, decision, _share, _jsn in mine):
+            sets = tuple((s.colour, tuple(s.cards), s.house, s.hotel) for s in player.sets)
+            question += (tuple(player.bank), sets)
+        found.append(question)
+    return found
+
+
 def legal_moves(state, seat):
     """Return every legal move of `seat` except combinatorial choices (see `choices`)."""
     phase = state.phase

@@ -3,8 +3,8 @@
 A player's turn redraws the menus of their hand at every move, and a card
 whose menu changed (a new target for a Sly Deal, one more colour for a rent)
 still offers mostly the moves it offered before. Each form is remembered
-(games/memo.py) with games.board.VERSION_MARK and URL_MARK in place of the
-version it posts and the table it posts to, put in as it is used: a form is
+(games/memo.py) with games.board.ASKED_MARK and URL_MARK in place of the
+version it posts (its player's Seat.asked_version) and the table it posts to, put in as it is used: a form is
 drawn once for every game.
 """
 
@@ -22,7 +22,7 @@ _forms = Memo(4096)
 @register.simple_tag(takes_context=True)
 def move_form(context, control):
     """Render games/table.html#move_form for `control` (a games.labels control)."""
-    from games.board import URL_MARK, VERSION_MARK, with_version  # games.board uses this tag
+    from games.board import ASKED_MARK, URL_MARK, with_asked  # games.board uses this tag
 
     key = (control["kind"], control["label"], tuple(control["fields"]))
     key += (translation.get_language(),)
@@ -30,10 +30,10 @@ def move_form(context, control):
         key,
         lambda: render_to_string(
             "games/table.html#move_form",
-            {"control": control, "version": VERSION_MARK, "move_url": URL_MARK},
+            {"control": control, "asked": ASKED_MARK, "move_url": URL_MARK},
         ),
     )
-    version = context["version"]
-    if version is VERSION_MARK:  # in a piece drawn with the marks, put in as it is used
+    asked = context["asked"]
+    if asked is ASKED_MARK:  # in a piece drawn with the marks, put in as it is used
         return html
-    return with_version(html, version, context["move_url"])
+    return with_asked(html, asked, context["move_url"])

@@ -27,6 +27,7 @@ def render(state, seat, version):
     context = {
         "code": "abc",
         "version": version,
+        "asked": version,
         "status": "active",
         "seat": seat,
         "move_url": "/games/abc/move/",

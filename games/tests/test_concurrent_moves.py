@@ -1,9 +1,10 @@
 """Twenty copies of one move posted at once (a frantic double click, many tabs): one counts.
 
 Every copy carries the version of the board it was made from. Game.play locks
-the game row and compares that version with the current one, so the first
-copy to get the lock is played and moves the version on; the other nineteen
-find a board that has changed and are told so ("The board has changed since
+the game row and compares that version with the version at which the seat's
+question last changed, so the first copy to get the lock is played and moves
+the seat's question on; the other nineteen find a board that has changed and
+are told so ("The board has changed since
 you saw it"), changing nothing.
 
 The move is banking one of several cards with plays left: nothing is forced

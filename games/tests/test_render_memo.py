@@ -175,12 +175,12 @@ def test_a_table_put_together_in_its_article_is_the_table_its_template_draws(ali
         with translation.override("en"):
             context = table_context(game, user)
             for player in context["table"]["players"]:
-                part = {"version": board.VERSION_MARK, "move_url": board.URL_MARK}
+                part = {"asked": board.ASKED_MARK, "move_url": board.URL_MARK}
                 sets = [dict(s, html=board.set_html(s, part)) for s in player["sets"]]
                 pieces = board._player_pieces(player)
                 whole = dict(player, sets=sets, pieces=pieces)
                 drawn = render_to_string("games/table.html#player", dict(part, player=whole))
-                expected = board.with_version(drawn, game.version, context["move_url"])
+                expected = board.with_asked(drawn, context["asked"], context["move_url"])
                 assert player["html"] == expected
                 articles += 1
     assert articles == 9  # with sets and without, own and others', on turn and not

@@ -5,7 +5,8 @@
 //    place: a wild laid from the hand does not open its menu on the table), and closes the
 //    menu a move was made from,
 //  - places an open card menu wholly within the viewport,
-//  - shows the running total of a payment and the count of a discard,
+//  - shows the running total of a payment and the count of a discard, and keeps the cards
+//    ticked in one when its fragment is redrawn (the same choice, the same cards still offered),
 //  - posts a move form (sent over the game socket: ws-send) while the socket is not open,
 //    sends it once until the socket answers, and posts it if the socket has not answered
 //    within a few seconds.
@@ -72,6 +73,32 @@
   }
 
   let openMenus = [];
+  let ticked = [];
+
+  // A payment or discard is known by its kind and the share it answers: a redraw that
+  // still asks the same keeps what the player had ticked in it.
+  function choiceKey(form) {
+    const share = form.querySelector('input[name="share"]');
+    return form.dataset.choice + ":" + (share ? share.value : "");
+  }
+
+  function tickedIn(target) {
+    return Array.from(target.querySelectorAll("form[data-choice]")).map(function (form) {
+      const cards = Array.from(form.querySelectorAll('input[name="cards"]:checked'));
+      return { key: choiceKey(form), cards: cards.map(function (box) { return box.value; }) };
+    }).filter(function (choice) { return choice.cards.length; });
+  }
+
+  function tickAgain(choice) {
+    const form = Array.from(document.querySelectorAll("form[data-choice]")).find(function (f) {
+      return choiceKey(f) === choice.key;
+    });
+    if (!form) return;
+    form.querySelectorAll('input[name="cards"]').forEach(function (box) {
+      if (!box.disabled && choice.cards.indexOf(box.value) >= 0) box.checked = true;
+    });
+    update(form);
+  }
 
   // A menu is known by its place (hand or table) and its card: a card laid from the hand
   // keeps its id on the table, where its own menu must stay closed.
@@ -111,6 +138,7 @@
     openMenus = openMenus.concat(
       Array.from(target.querySelectorAll("details[open][data-card-menu]")).map(menuKey)
     );
+    ticked = ticked.concat(tickedIn(target));
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (event) {
@@ -127,6 +155,8 @@
       if (menu) menu.open = true;
     });
     openMenus = [];
+    ticked.forEach(tickAgain);
+    ticked = [];
   });
 
   // A move made from a menu closes it: the redrawn table must not show it open again.
