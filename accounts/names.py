@@ -22,6 +22,15 @@ RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*", re.IGNO
 # characters), line and paragraph separators, and unassigned or private ones:
 # a name is one line that reads as it looks.
 FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# Characters that show nothing though their category is a letter's or a mark's: the
+# combining grapheme joiner, the Hangul fillers and the Khmer inherent vowels (Unicode's
+# Default_Ignorable_Code_Point, less the variation selectors that emoji need).
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+
+
+def is_forbidden_character(char):
+    """Whether `char` may not stand in a name or a chat message: it hides or reorders text."""
+    return char in INVISIBLE or unicodedata.category(char) in FORBIDDEN_CATEGORIES
 
 
 def is_reserved_username(username):
@@ -34,7 +43,7 @@ def is_reserved_display_name(name):
 
 
 def has_forbidden_characters(name):
-    return any(unicodedata.category(char) in FORBIDDEN_CATEGORIES for char in name)
+    return any(is_forbidden_character(char) for char in name)
 
 
 def normalize_display_name(name):
@@ -44,9 +53,7 @@ def normalize_display_name(name):
 
 def clean_display_name(name):
     """Return `name` normalized with its forbidden characters dropped (for existing names)."""
-    kept = "".join(
-        char if unicodedata.category(char) not in FORBIDDEN_CATEGORIES else " " for char in name
-    )
+    kept = "".join(" " if is_forbidden_character(char) else char for char in name)
     return normalize_display_name(kept)
 
 

@@ -10,7 +10,6 @@ socket reads it and decides for its own user (games/chat_socket.py), as
 boards are drawn per socket.
 """
 
-import re
 import time
 from datetime import timedelta
 from functools import partial
@@ -23,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.blocks import blocked_ids
+from accounts.names import is_forbidden_character
 from config import statements
 from games.models import Game, group_name, group_send
 
@@ -35,9 +35,6 @@ REPORTS_A_DAY = 20
 # The newest messages a table shows of each room (the review shows them all).
 SHOWN = 100
 
-# C0 controls but the newline, DEL, C1 controls, and the marks that reorder text
-# (LRM, RLM, the embeddings and overrides U+202A-U+202E, the isolates U+2066-U+2069).
-_UNWANTED = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 PHRASES = {
     "good_luck": _("Good luck"),
@@ -117,9 +114,11 @@ class Report(models.Model):
 
 
 def clean_text(raw):
-    """Return `raw` without control and bidi characters, its line ends as newlines, trimmed."""
+    """Return `raw` with its line ends as newlines, trimmed, and no other character that
+    hides or reorders text: the display names' rule (accounts/names.py), by Unicode category.
+    """
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
-    return _UNWANTED.sub("", text).strip()
+    return "".join(c for c in text if c == "\n" or not is_forbidden_character(c)).strip()
 
 
 def seat_of(game, user):

@@ -10,6 +10,10 @@ commit) happens alike. A move made sends nothing more: the broadcast redraws
 every socket, this one included. A refused one is told to this socket alone,
 in the page's flash (the fragment the POST's answer fills with its messages).
 
+Every move reads the socket's session again (games/sockets.py session_lasts):
+a session that ended (a logout, a password changed elsewhere) makes no move,
+and its socket is closed with SESSION_ENDED at once.
+
 A hostile page may send anything: a message over MAX_MESSAGE_CHARS, not JSON
 or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a socket's
 messages are dropped before they cost a query, and the refusal is told once
@@ -30,6 +34,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.board import flash_fragment
 from games.models import Game, StaleBoard
+from games.sockets import SESSION_ENDED, session_lasts
 from games.views import BadMove, find_seat, illegal_move_message, parse_move
 
 MAX_MESSAGE_CHARS = 8 * 1024
@@ -78,6 +83,11 @@ class SocketMoves:
         return False
 
     def make_move(self, data):
+        if not session_lasts(self.scope):
+            # Logged out, or the password changed elsewhere: no move is taken from the
+            # session that ended, not even before the socket's next check closes it.
+            self.close(code=SESSION_ENDED)
+            return
         mover = self.mover
         if mover is None:
             found = find_seat(self.code, self.user)

@@ -26,6 +26,8 @@ def save_name(client, user, name):
         "Bo\u200bb",  # zero-width space
         "Bo\u2028b",  # line separator
         "Bob\x00",
+        "Bo\u034fb",  # combining grapheme joiner: a mark that shows nothing
+        "\u3164",  # Hangul filler: a letter that shows nothing
     ],
 )
 def test_it_refuses_control_and_direction_characters(client, alice, name):

@@ -98,6 +98,8 @@ def test_it_hides_the_spectators_chat_from_the_players_until_the_game_ends(
         ("\u202eevil\u202c text\u2066\u200f", "evil text"),
         ("nul\x00 bell\x07 c1\x85 kept", "nul bell c1 kept"),
         ("two\r\nlines", "two\nlines"),
+        # Invisible or direction-changing though no bidi override: the display names' rule.
+        ("a\u061cb\u200bc\ufeffd\u2028e\u00adf\u034fg\u180eh\u3164i", "abcdefghi"),
     ],
 )
 def test_it_neutralises_hostile_text(client, table_game, alice, hostile, shown):
@@ -112,6 +114,7 @@ def test_it_neutralises_hostile_text(client, table_game, alice, hostile, shown):
     assert '<a href="https://evil' not in page
     stored = ChatMessage.objects.get().text
     assert not any(c in stored for c in "\x00\x07\x85\u202e\u202c\u2066\u200f\r")
+    assert not any(c in stored for c in "\u061c\u200b\ufeff\u2028\u00ad\u034f\u180e\u3164")
 
 
 @pytest.mark.parametrize("text", ["x" * 10_000, "x" * 501, "\x00\u202e ", ""])

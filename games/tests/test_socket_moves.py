@@ -237,3 +237,35 @@ async def test_it_ignores_or_refuses_a_bad_message_safely(table_game, alice, mes
     assert all('id="flash"' in html and 'id="board"' not in html for html in answers)
     assert 'data-version="' in after_move and "ended the turn" in after_move
     assert (await snapshot(table_game))[1] == before[1] + 1  # the move sent after it was made
+
+
+@pytest.mark.parametrize("ending", ["password changed", "logged out"])
+async def test_it_takes_no_move_from_a_socket_whose_session_has_ended(
+    table_game, alice, bob, ending, settings
+):
+    """Before the socket's next check (minutes away here), its very next move is refused."""
+    from django.contrib.sessions.models import Session
+
+    from games.sockets import SESSION_ENDED
+    from games.tests.test_socket_check import closed_with
+
+    settings.GAME_SOCKET_CHECK_SECONDS = 600
+    state = await position(table_game, "alice hand: 5M red")
+    money = card_in(state, "alice", "hand", "5M")
+    sockets = await opened(table_game, alice)
+
+    def end_session():
+        if ending == "password changed":
+            alice.set_password("a-new-long-secret-42")
+            alice.save()
+        else:
+            Session.objects.all().delete()  # logging out deletes the session row
+
+    before = await snapshot(table_game)
+    try:
+        await sync_to_async(end_session)()
+        await send_move(sockets[ALICE], table_game, kind="bank", card=str(money))
+        assert await closed_with(sockets[ALICE]) == SESSION_ENDED
+    finally:
+        await close(sockets)
+    assert await snapshot(table_game) == before
