@@ -2,6 +2,7 @@
 
 import os
 import time
+import zlib
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +20,39 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--no-first-run",
 ]
+
+
+def deal_seed(nodeid):
+    """Return the seed of `nodeid`'s deals: FULLSET_TEST_SEED, else one fixed per test."""
+    given = os.environ.get("FULLSET_TEST_SEED")
+    return int(given) if given else zlib.crc32(nodeid.encode())
+
+
+@pytest.fixture(autouse=True)
+def reproducible_deals(request, monkeypatch):
+    """Deal every game a test makes from a generator seeded by the test (see deal_seed).
+
+    Without it each run dealt new cards, and a failure seen once could not be
+    dealt again. A failed test's report names its seed.
+    """
+    import random
+
+    from games import models
+
+    seed = deal_seed(request.node.nodeid)
+    request.node.deal_seed = seed
+    monkeypatch.setattr(models, "SEEDS", random.Random(seed))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    seed = getattr(item, "deal_seed", None)
+    if report.failed and seed is not None:
+        report.sections.append(
+            ("deals", f"games dealt from seed {seed}: FULLSET_TEST_SEED={seed} deals them again")
+        )
+    return report
 
 
 @pytest.fixture(autouse=True)

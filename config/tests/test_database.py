@@ -61,7 +61,7 @@ def test_it_makes_a_second_writer_wait_for_the_first(alice):
             connection.close()
 
     def second():
-        holding.wait()
+        holding.wait(timeout=30)
         started = time.monotonic()
         try:
             # Locks, reads, then writes, as Game.play does. PostgreSQL waits

@@ -4,19 +4,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.test import Client
 
 from conftest import open_live_table
 
 SHOTS = Path("/tmp/shots-chat")
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def empty_note(page, room):

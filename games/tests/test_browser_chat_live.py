@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 
 from conftest import open_live_table
-from games.tests.test_chat import empty_cache  # noqa: F401  (autouse: presence lives in the cache)
 
 SHOTS = Path("/tmp/shots-chat2")
 

@@ -3,7 +3,6 @@
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.blocks import block
@@ -13,13 +12,6 @@ from games.models import Game
 from games.tests.review_helpers import stored_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()  # the rate limit's times live there
-    yield
-    cache.clear()
 
 
 def post(client, game, **fields):

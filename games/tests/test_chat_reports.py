@@ -10,7 +10,6 @@ from accounts.blocks import block
 from games import chat, rules
 from games.chat import ChatMessage, Report
 from games.models import Game
-from games.tests.test_chat import empty_cache  # noqa: F401  (autouse: the rates live in the cache)
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,6 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 
 from accounts.blocks import block
 from config.asgi import application
@@ -12,13 +11,6 @@ from games.models import Seat
 from games.tests.test_consumer import session_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()  # presence and the rate limit live there
-    yield
-    cache.clear()
 
 
 async def connect(game, user):

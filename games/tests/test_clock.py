@@ -306,7 +306,7 @@ def test_it_applies_exactly_one_move_when_a_timeout_races_a_players_move(alice, 
         barrier = threading.Barrier(2)
 
         def human():
-            barrier.wait()
+            barrier.wait(timeout=30)
             try:
                 Game.objects.get(pk=game.pk).play(turn, rules.Move.end(), version=1)
                 outcomes.append("human")
@@ -314,7 +314,7 @@ def test_it_applies_exactly_one_move_when_a_timeout_races_a_players_move(alice, 
                 outcomes.append("stale")
 
         def worker():
-            barrier.wait()
+            barrier.wait(timeout=30)
             outcomes.append("timeout" if enforce_deadlines() else "nothing")
 
         threads = [threading.Thread(target=human), threading.Thread(target=worker)]

@@ -74,7 +74,7 @@ class Bots:
         rng = random.Random(t)
         n = 0
         while not self.stopping:
-            await self.paused.wait()
+            await asyncio.wait_for(self.paused.wait(), 120)
             # Busy from here: a move chosen before a pause is posted before it returns.
             self.posting += 1
             try:

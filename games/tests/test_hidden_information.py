@@ -6,8 +6,11 @@ Three players (alice, bob, charlie) play a whole enhanced-edition game (the
 edition with every action card) with random legal moves; dave watches. Every
 move is posted through the move view as htmx does, and its response is
 scanned; every SCAN_EVERY moves, and at the end, every page and fragment each
-of them can fetch is scanned too, and so are the emails sent meanwhile. A
-second test does the same with the sockets (games, lobby, header badges).
+of them can fetch is scanned too (and must show the viewer's own hand where
+it shows the board), and so are the emails sent meanwhile. A second test
+reads every frame of every game socket after every move at a table of four
+with two spectators, the moves made by POST, over the socket, by the worker
+(a computer player, timeouts) and by a standing answer.
 
 A scan fails a response shown to user U that holds:
   - the id of a card U may not see (another player's hand, the draw pile),
@@ -25,6 +28,7 @@ After the game the review may show everything (RULES.md 10); the table and
 the log stay as each player sees them, and are scanned to the end.
 """
 
+import asyncio
 import copy
 import json
 import random
@@ -55,7 +59,6 @@ GAME_SEED = 6917533193035088694
 PLAYERS_SEED = 528
 SCAN_EVERY = 25  # moves between scans of every page
 DEAL_AGAIN_EVERY = 50  # moves between checks that pages do not change with hidden cards
-SOCKET_SCAN_EVERY = 25  # moves between scans of every socket
 
 CARD_ATTRIBUTE = re.compile(r'[\w-]*card[\w-]*="(\d+)"')
 CARD_INPUT = re.compile(r"<input\b[^>]*>")
@@ -161,6 +164,10 @@ def game_pages(game):
     ]
 
 
+# The pages that show the board, the viewer's own hand included.
+BOARD_PAGES = ("table", "table (htmx)", "stale move (htmx)", "take the seat back (htmx)")
+
+
 def other_pages(users):
     """Return the pages about players rather than one game."""
     alice, bob, *_ = users
@@ -192,10 +199,14 @@ def scan_pages(viewers, pages, where):
         for name, method, url, htmx in pages:
             response = fetch(client, method, url, htmx)
             assert response.status_code < 500, f"{name} as {user}: {response.status_code}"
+            text = text_of(response)
             found += [
-                f"{where}, {name} as {user}: {leak}"
-                for leak in leaks(text_of(response), state, seat, game.seed)
+                f"{where}, {name} as {user}: {leak}" for leak in leaks(text, state, seat, game.seed)
             ]
+            # An error page or a redirect shows nothing either: the board must be there.
+            own = set(state.players[seat].hand) if seat is not None else set()
+            if name in BOARD_PAGES and not own <= shown_card_ids(text):
+                found.append(f"{where}, {name} as {user}: their own hand is not shown")
     game.refresh_from_db()
     assert game.version == version, "Fetching pages must not change the game"
     return found
@@ -348,63 +359,166 @@ async def open_sockets(paths_by_user):
     return sockets
 
 
+@pytest.fixture
+def erin(db):
+    return get_user_model().objects.create_user("erin", "erin@example.com", PASSWORD)
+
+
+@pytest.fixture
+def four_seats_with_a_computer(alice, bob, charlie):
+    """An enhanced-edition game of alice, bob, charlie and a basic computer player.
+
+    Alice pays by her standing answer (the site pays for her at once).
+    """
+    from games.bots import bot_account
+
+    get_user_model().objects.filter(pk=alice.pk).update(pay_rule="least")
+    bot = bot_account("basic", 1)
+    return started_game([alice, bob, charlie, bot], options={"enhanced": True}, seed=GAME_SEED)
+
+
+VERSION_ATTRIBUTE = re.compile(r'data-version="(\d+)"')
+
+
+def states_since(state, rows):
+    """Return {version: engine state} from `state` through the Move `rows` made after it."""
+    states = {}
+    state = rules.GameState.from_json(state.to_json())
+    for row in rows:
+        rules.apply(state, row.seat, rules.Move.from_json(row.move))
+        states[row.n + 1] = rules.GameState.from_json(state.to_json())
+    return states
+
+
+def socket_message(move, version):
+    """Return a move form's fields as htmx-ext-ws sends them over the socket."""
+    data = {"version": str(version), "HEADERS": {"HX-Request": "true"}}
+    for name, value in fields(move.to_json()):
+        data.setdefault(name, []).append(value)
+    return json.dumps(data)
+
+
 @pytest.mark.django_db(transaction=True)
-async def test_it_sends_no_socket_what_its_user_may_not_see_through_a_whole_game(
-    three_player_game, alice, bob, charlie, dave
+async def test_it_sends_no_socket_what_its_user_may_not_see_after_any_move(
+    traveller, four_seats_with_a_computer, alice, bob, charlie, dave, erin, monkeypatch
 ):
-    game = three_player_game
+    """Every frame each socket receives, after every move, however it was made.
+
+    Four seats (three people and a computer player) and two spectators. Moves
+    are posted (htmx), sent over the mover's socket, made by the worker for
+    the computer player, and made for a player whose time ran out; alice's
+    payments are made by her standing answer. After each, every socket is
+    read until it shows the game's new version, and each frame is judged
+    against the state at the version it was drawn from.
+    """
+    from games import bots
+    from games.clocks import enforce_deadlines
+
+    monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)
+    game = four_seats_with_a_computer
     rng = random.Random(PLAYERS_SEED)
-    everyone = [alice, bob, charlie, dave]
+    users = [alice, bob, charlie]
+    watchers = [*users, dave, erin]
+    clients = {}
+    for user in users:
+        clients[user.pk] = Client()
+        await sync_to_async(clients[user.pk].force_login)(user)
+    seats = {user.pk: await sync_to_async(game.seat_of)(user) for user in watchers}
+    bot_seat = 3
+    sockets = await open_sockets([(u, f"/ws/games/{game.code}/") for u in watchers])
+    socket_of = {user.pk: socket for user, socket in sockets}
     found = []
-    moves = 0
+    made = {}
 
-    async def scanned(user, socket, where):
-        html = await socket.receive_from(timeout=10)
-        state = await sync_to_async(game.state)()
-        seat = await sync_to_async(game.seat_of)(user)
-        return [
-            f"{where}, socket as {user}: {leak}" for leak in leaks(html, state, seat, game.seed)
-        ]
+    async def read_until(version, states, where):
+        for user, socket in sockets:
+            while True:
+                html = await socket.receive_from(timeout=10)
+                shown = [int(v) for v in VERSION_ATTRIBUTE.findall(html)]
+                state = states.get(max(shown, default=version), states[version])
+                found.extend(
+                    f"{where}, socket as {user}: {leak}"
+                    for leak in leaks(html, state, seats[user.pk], game.seed)
+                )
+                if shown and max(shown) >= version:
+                    break
 
-    def play_one():
-        nonlocal moves
+    def step():
         game.refresh_from_db()
-        state = game.state()
+        before, state = game.version, game.state()
         seat = rng.choice(rules.awaiting(state))[0]
-        game.play(seat, random_move(state, seat, rng), version=game.version)
-        moves += 1
-        return game.status == Game.Status.ACTIVE
-
-    active = True
-    while active:
-        if moves % SOCKET_SCAN_EVERY == 0:
-            where = f"after move {moves}"
-            boards = await open_sockets([(u, f"/ws/games/{game.code}/") for u in everyone])
-            others = await open_sockets(
-                [(u, "/ws/me/") for u in everyone]
-                + [(u, f"/ws/lobby/{game.code}/") for u in everyone]
-                + [(alice, "/ws/lobby/")]
-            )
-            try:
-                for user, socket in boards + others:
-                    found += await scanned(user, socket, where)
-                # One move with the boards listening: what the broadcast brings.
-                active = await sync_to_async(play_one)()
-                for user, socket in boards:
-                    found += await scanned(user, socket, f"after move {moves}, broadcast")
-            finally:
-                for _user, socket in boards + others:
-                    await socket.disconnect()
+        move = bots.bot_move(state, seat, "basic", rng.randrange(2**32))
+        choice = rng.random()
+        if seat == bot_seat:
+            how = "worker (computer player)"
+            traveller.shift(bots.PAUSE)
+            assert bots.play_bot_moves() == 1
+        elif choice < 0.1:
+            how = "worker (timeout)"
+            traveller.shift(timedelta(minutes=2))  # a live game's 60 seconds, and more
+            assert enforce_deadlines() >= 1
+        elif choice < 0.55:
+            how = "POST"
+            user = next(u for u in users if seats[u.pk] == seat)
+            response = post_move(clients[user.pk], game, move)
+            assert response.status_code == 200
         else:
-            active = await sync_to_async(play_one)()
-    # The game is over: its table still shows each player only their own hand.
-    boards = await open_sockets([(u, f"/ws/games/{game.code}/") for u in everyone])
+            how = "socket"
+            user = next(u for u in users if seats[u.pk] == seat)
+            return how, before, state, (user, socket_message(move, before))
+        return how, before, state, None
+
+    async def settled(before, state):
+        version = await sync_to_async(lambda: Game.objects.get(pk=game.pk).version)()
+        rows = await sync_to_async(lambda: list(game.moves.filter(n__gte=before).order_by("n")))()
+        return version, {before: state, **states_since(state, rows)}, rows
+
     try:
-        for user, socket in boards:
-            found += await scanned(user, socket, "after the end")
+        game_state = await sync_to_async(game.state)()
+        await read_until(game.version, {game.version: game_state}, "at the deal")
+        moves = 0
+        while True:
+            how, before, state, send = await sync_to_async(step)()
+            if send is not None:
+                user, message = send
+                await socket_of[user.pk].send_to(text_data=message)
+                for _ in range(100):  # the move is made in the consumer's thread
+                    version, states, rows = await settled(before, state)
+                    if version > before:
+                        break
+                    await asyncio.sleep(0.05)
+            version, states, rows = await settled(before, state)
+            assert version > before, f"move {moves} ({how}) was not made"
+            moves += 1
+            made[how] = made.get(how, 0) + 1
+            for row in rows:
+                effect = None
+                if row.move["kind"] == "play":
+                    effect = state.deck[row.move["card"]].effect
+                made.setdefault(effect or row.move["kind"], 0)
+            await read_until(version, states, f"after move {moves} ({how})")
+            if not await sync_to_async(
+                lambda: Game.objects.filter(pk=game.pk, status=Game.Status.ACTIVE).exists()
+            )():
+                break
+        # The other sockets of its players and watchers: the header's and the waiting room's.
+        others = await open_sockets(
+            [(u, "/ws/me/") for u in watchers] + [(u, f"/ws/lobby/{game.code}/") for u in watchers]
+        )
+        sockets += others
+        final = await sync_to_async(game.state)()
+        for user, socket in others:
+            html = await socket.receive_from(timeout=10)
+            found += [
+                f"at the end, {user}'s other socket: {leak}"
+                for leak in leaks(html, final, seats[user.pk], game.seed)
+            ]
     finally:
-        for _user, socket in boards:
+        for _user, socket in sockets:
             await socket.disconnect()
 
-    assert moves > 2 * SOCKET_SCAN_EVERY
     assert found == []
+    # Every way a move is made, and the moves that hide or take cards, were scanned.
+    ways = {"POST", "socket", "worker (computer player)", "worker (timeout)"}
+    assert ways <= set(made), made
+    assert {"accept", "discard", "just_say_no"} <= set(made), made

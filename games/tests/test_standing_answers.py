@@ -265,7 +265,7 @@ def test_it_applies_exactly_one_of_a_standing_answer_and_the_players_own_click(a
     barrier = threading.Barrier(2)
 
     def click():
-        barrier.wait()
+        barrier.wait(timeout=30)
         try:
             Game.objects.get(pk=game.pk).play(1, rules.Move.accept(1), version=version)
             outcomes.append("click")
@@ -275,7 +275,7 @@ def test_it_applies_exactly_one_of_a_standing_answer_and_the_players_own_click(a
             connection.close()
 
     def standing():
-        barrier.wait()
+        barrier.wait(timeout=30)
         try:
             applied = Game.objects.get(pk=game.pk).set_standing_answers(
                 bob, accept_without_jsn=True

@@ -18,7 +18,7 @@ def test_it_gives_the_last_seat_to_one_of_two_racing_players(alice, bob, charlie
     outcomes = {}
 
     def take_seat(user):
-        barrier.wait()
+        barrier.wait(timeout=30)
         try:
             Game.objects.get(pk=game.pk).join(user)
             outcomes[user.username] = "seated"
