@@ -52,7 +52,8 @@ VERSUS_PER_PAGE = 50
 def _next_url(request):
     """Return the safe "next" URL of the request, or the home page."""
     next_url = request.POST.get("next", request.GET.get("next", ""))
-    if url_has_allowed_host_and_scheme(
+    # A path of this site only: redirect() takes a word without "/" for a URL's name.
+    if next_url.startswith("/") and url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return next_url

@@ -153,6 +153,16 @@ def test_it_comes_back_only_to_a_page_of_this_site(client, alice):
     assert response.url == "/"
 
 
+@pytest.mark.parametrize("junk", ["0", "home", "settings", "javascript:alert(1)"])
+def test_it_goes_home_from_a_next_that_is_no_path(client, alice, junk):
+    """A word was taken for a URL's name by redirect(): a 500 (found by test_junk_posts.py)."""
+    client.force_login(alice)
+
+    response = client.post(END, {"next": junk})
+
+    assert response.status_code == 302 and response.url == "/"
+
+
 def test_it_answers_htmx_with_a_redirect_of_the_whole_page(client, alice):
     client.force_login(alice)
     client.post(TAKE, {"days": 1})

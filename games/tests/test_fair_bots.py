@@ -142,7 +142,9 @@ def test_it_shares_the_seats_due_between_two_workers_thinking_for_each_once(monk
     def think(seat, game):
         if not getattr(local, "met", False):
             local.met = True
-            both_thinking.wait(timeout=30)  # each worker thinks for its first seat while the other does
+            both_thinking.wait(
+                timeout=30
+            )  # each worker thinks for its first seat while the other does
         thought.append((threading.current_thread().name, seat.pk, game.version))
         return True
 

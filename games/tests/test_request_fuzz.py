@@ -237,8 +237,18 @@ def session_headers(user):
     ]
 
 
+# A frame the game socket always answers, and how: sent after the junk, its answer shows
+# that every frame before it was handled and that the socket still takes moves.
+SENTINEL = '{"kind": "end"}'
+SENTINEL_ANSWER = "The move does not say which board it was made from."
+
+
 async def send_junk(path, user, sent):
-    """Open `path` as `user`, send `sent`; return what came back after the first message."""
+    """Open `path` as `user`, send `sent`; return what came back after the first message.
+
+    The game socket is read up to its answer to SENTINEL; the others, which answer
+    nothing (the echo socket each frame), until they are quiet.
+    """
     from config.asgi import application
 
     headers = await sync_to_async(session_headers)(user)
@@ -251,6 +261,13 @@ async def send_junk(path, user, sent):
         answers = []
         for kind, frame in sent:
             await socket.send_input({"type": "websocket.receive", kind: frame})
+        if path.startswith("/ws/games/"):
+            await socket.send_to(text_data=SENTINEL)
+            while True:
+                answer = await socket.receive_output(timeout=5)
+                if SENTINEL_ANSWER in answer.get("text", ""):
+                    return answers
+                answers.append(answer)
         # The echo socket answers each frame; the others answer nothing and stay open.
         while not await socket.receive_nothing(timeout=0.1):
             answers.append(await socket.receive_output(timeout=1))
@@ -270,7 +287,9 @@ def test_it_ignores_anything_sent_on_a_socket(table_game, alice, sent):
     before = snapshot_of(table_game)
     for path in ("/ws/lobby/", f"/ws/lobby/{table_game.code}/"):
         assert async_to_sync(send_junk)(path, alice, sent) == []
-    # The game socket takes moves (games/socket_moves.py): junk gets a readable refusal at most.
+    # The game socket takes moves (games/socket_moves.py): a JSON object that makes no move
+    # gets a readable refusal in the page's flash; anything else (not JSON, not an object,
+    # too long, bytes) is dropped without a word, and the socket still answers what follows.
     for answer in async_to_sync(send_junk)(f"/ws/games/{table_game.code}/", alice, sent):
         text = answer["text"]
         assert text.lstrip().startswith('<div id="flash"') and 'role="alert"' in text
