@@ -1,7 +1,6 @@
 """Fixtures shared by every app's tests: a live ASGI server and a headless browser."""
 
 import os
-import time
 import zlib
 from functools import partial
 from pathlib import Path
@@ -215,20 +214,25 @@ def open_page(
     return page, errors
 
 
-# Counts the boards a table's socket delivered, from the page's first moment on.
+# Counts the messages a table's socket delivered, and among them the whole boards (a
+# connect's first message holds every fragment, the hand's included: games/consumers.py).
 COUNT_BOARDS = (
-    "document.addEventListener('htmx:wsAfterMessage', () => { "
-    "window.boardsReceived = (window.boardsReceived || 0) + 1; });"
+    "document.addEventListener('htmx:wsAfterMessage', (event) => { "
+    "window.boardsReceived = (window.boardsReceived || 0) + 1; "
+    "const text = String(event.detail.message || ''); "
+    "if (text.includes('id=\"hand\"') && text.includes('id=\"board\"')) "
+    "window.wholeBoards = (window.wholeBoards || 0) + 1; });"
 )
 
 
 def open_live_table(
     browser, server, user, game, viewport=(1100, 900), touch=False, scale=1, prepare=None
 ):
-    """Open `game`'s table as `user` once its socket has sent the first board; return (page, errors).
+    """Open `game`'s table as `user` once its socket has sent the whole board; return (page, errors).
 
-    The socket's first messages redraw the board: a test pointing at a card
-    before then may be pointing at a card about to be replaced.
+    The socket's first message redraws the board: a test pointing at a card
+    before then may be pointing at a card about to be replaced. What comes
+    after it (who is at the table) replaces no card.
     """
     page, errors = open_page(
         browser,
@@ -241,13 +245,5 @@ def open_live_table(
         scale=scale,
         prepare=prepare,
     )
-    page.wait_for_function("() => window.boardsReceived > 0", timeout=30_000)
-    # A connect may bring its fragments in more than one message: wait until it is quiet.
-    seen, deadline = None, time.monotonic() + 10
-    while time.monotonic() < deadline:
-        count = page.evaluate("() => window.boardsReceived")
-        if count == seen:
-            break
-        seen = count
-        time.sleep(0.5)
+    page.wait_for_function("() => window.wholeBoards > 0", timeout=30_000)
     return page, errors

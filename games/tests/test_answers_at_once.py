@@ -21,7 +21,7 @@ from games.rules.bots import bot_move
 from games.rules.position import card_in
 from games.tests.helpers import post_move, set_position, state_of
 from games.tests.test_consumer import receive
-from games.tests.test_socket_moves import all_answers, close, opened, send_move
+from games.tests.test_socket_moves import answers_until, at_version, close, opened, send_move
 
 STALE = "The board has changed since you saw it"
 
@@ -207,7 +207,8 @@ async def test_every_target_answering_over_its_socket_at_once_is_applied_once(fo
                 for name in TARGETS
             )
         )
-        answers = [await all_answers(socket) for socket in sockets]
+        # Each socket is read up to the board with every payment made (3 moves after the ask).
+        answers = [await answers_until(socket, at_version(version + 3)) for socket in sockets]
     finally:
         await close(sockets)
 

@@ -164,9 +164,6 @@ def test_it_announces_a_move_that_arrives_over_the_socket(
     five = card_in(state, "alice", "hand", "5M")
     alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
     bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
-    for page in (alice_page, bob_page):
-        page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
-        page.wait_for_timeout(500)  # the sockets connect and draw the board
     assert announced(bob_page) == ""  # the moves before the page opened are not read out
 
     alice_page.keyboard.press("1")
@@ -196,10 +193,7 @@ def test_it_lists_the_shortcuts_and_fits_narrow_screens(
         bob table: orange: orange pink/orange; green: green; railroad: railroad
         """,
     )
-    page, errors = open_page(
-        browser, live_asgi_server, alice, f"/games/{game.code}/", viewport=(width, 844)
-    )
-    page.wait_for_timeout(500)
+    page, errors = open_live_table(browser, live_asgi_server, alice, game, viewport=(width, 844))
     overflow = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
@@ -234,9 +228,6 @@ def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
     five = card_in(state, "alice", "bank", "5M")
     alice_page, alice_errors = open_live_table(browser, live_asgi_server, alice, game)
     bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, game)
-    for page in (alice_page, bob_page):
-        page.wait_for_function("() => document.querySelector('.game-page[ws-connect]')")
-        page.wait_for_timeout(500)
     alice_page.keyboard.press("1")  # alice looks at her hand meanwhile
     assert "1M" in focused(alice_page)
 

@@ -1,6 +1,8 @@
 """Moves sent over the game socket (games/socket_moves.py): the POST's path, without HTTP."""
 
+import asyncio
 import json
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -46,12 +48,22 @@ async def flash(socket):
     return html
 
 
-async def all_answers(socket):
-    """Return the messages `socket` gets until it is quiet."""
+async def answers_until(socket, last):
+    """Return the messages `socket` gets up to the first for which `last(html)` holds.
+
+    A socket answers in order: what came before that message is all it sent before it.
+    """
     answers = []
-    while not await socket.receive_nothing(timeout=0.5):
+    while not answers or not last(answers[-1]):
         answers.append(await receive(socket))
     return answers
+
+
+def at_version(version):
+    """Return a test of a message: does it show the board at `version` or later?"""
+    return lambda html: (
+        max(map(int, re.findall(r'data-version="(\d+)"', html)), default=-1) >= version
+    )
 
 
 snapshot = sync_to_async(snapshot_of)
@@ -134,14 +146,13 @@ async def test_a_socket_opened_before_the_game_started_moves_only_for_its_user_s
     socket, connected = await connect(game, charlie)
     assert connected
     try:
-        await all_answers(socket)
         await send_move(socket, game, kind="end")  # refused, the game not in play yet
         assert "This game is not in play." in await flash(socket)
         # charlie leaves; bob takes the seat he left, and the game starts.
         await sync_to_async(left.delete)()
         await sync_to_async(Seat.objects.create)(game=game, user=bob, position=1)
         await sync_to_async(game.start)()
-        await all_answers(socket)
+        await answers_until(socket, at_version(1))  # the started game's board
         await position(game, "turn: bob\nbob hand: 5M")
         before = await snapshot(game)
 
@@ -190,24 +201,33 @@ async def test_it_empties_the_flash_with_the_next_move_made(table_game, alice):
 
 async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice, bob, monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr(socket_moves, "monotonic", lambda: clock[0])
+    read = []  # the socket reads the clock once for each message it takes in
+
+    def monotonic():
+        read.append(clock[0])
+        return clock[0]
+
+    monkeypatch.setattr(socket_moves, "monotonic", monotonic)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
     sockets = await opened(table_game, bob)
     try:
         for _ in range(40):
             await send_move(sockets[0], table_game, version=before[1], kind="end")
-        answers = await all_answers(sockets[0])
+        while len(read) < 40:  # every message of the flood taken in, answered or dropped
+            await asyncio.sleep(0.01)
         clock[0] += 1.5
-        await send_move(sockets[0], table_game, version=before[1], kind="end")
-        later = await all_answers(sockets[0])
+        # Answered once the flood is over, told apart from the flood's answers by its words.
+        await send_move(sockets[0], table_game, version=before[1], kind="bank", card="x")
+        answers = await answers_until(sockets[0], lambda html: "given by number" in html)
     finally:
         await close(sockets)
 
+    later = answers.pop()
     assert sum("It is not your turn." in html for html in answers) == 10
     assert sum("Too many moves at once" in html for html in answers) == 1
     assert len(answers) == 11
-    assert len(later) == 1 and "It is not your turn." in later[0]
+    assert "Cards, players and shares are given by number." in later
     assert await snapshot(table_game) == before
 
 
@@ -228,14 +248,14 @@ async def test_it_ignores_or_refuses_a_bad_message_safely(table_game, alice, mes
     sockets = await opened(table_game, alice)
     try:
         await sockets[0].send_to(text_data=message)
-        answers = await all_answers(sockets[0])
         await send_move(sockets[0], table_game, kind="end")  # the socket is still there
-        after_move = "".join(await all_answers(sockets[0]))
+        answers = await answers_until(sockets[0], at_version(before[1] + 1))
     finally:
         await close(sockets)
 
+    after_move = answers.pop()
     assert all('id="flash"' in html and 'id="board"' not in html for html in answers)
-    assert 'data-version="' in after_move and "ended the turn" in after_move
+    assert "ended the turn" in after_move
     assert (await snapshot(table_game))[1] == before[1] + 1  # the move sent after it was made
 
 
