@@ -3,10 +3,10 @@
 Nothing new is stored: a sentence is made from the move's JSON, the card
 kinds of its public card ids and, for answers, the action being answered
 (the latest "play" move before it). The cards of a discard to the bottom of
-the draw pile stay secret: only their number is told. A rent's amount, and
-the colour a wild was moved from, depend on the position the move was made
-in: they are read from the engine state before it, kept from the table's
-earlier versions or replayed.
+the draw pile stay secret: only their number is told. A rent's amount
+depends on the position it was charged in: it is read from the engine state
+before the rent, kept from the table's earlier versions or replayed. The
+colour a wild was moved from is kept with its move (Move.details).
 """
 
 from copy import copy
@@ -63,8 +63,8 @@ def move_log(game, names, deck, length=15, before=None, keep=None):
     if start is not None:
         earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
     told = earlier + moves
-    rents = [i for i, m in enumerate(moves, len(earlier)) if _needs_state(m.move, deck)]
-    if before is None and rents and _is_rent(told[rents[-1]].move, deck):
+    rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
+    if before is None and rents:
         # The rent waiting for answers now says its amount in the game's state.
         pending = _pending_rent(game)
         last = told[rents[-1]]
@@ -94,11 +94,6 @@ def _pending_rent(game):
 def _is_rent(move, deck):
     card = move.get("card", -1)
     return move.get("kind") == "play" and 0 <= card < len(deck) and deck[card].effect == RENT
-
-
-def _needs_state(move, deck):
-    """Whether `move`'s sentence needs the state before it: a rent's amount, a wild's colour."""
-    return move.get("kind") == "move_wild" or _is_rent(move, deck)
 
 
 # The engine state after a move, by game and move number, as JSON: a rent's sentence needs
@@ -217,8 +212,6 @@ def _continued(game, names, deck, length):
     if rows and lines and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
-    if any(m.move.get("kind") == "move_wild" for m in rows):
-        return None  # told from the log, which knows the colour it was moved from
     rents = [m for m in rows if _is_rent(m.move, deck)]
     if rents:
         pending = _pending_rent(game)
@@ -299,7 +292,8 @@ class _Teller:
         A row numbered by its position in the log (`index`, as the review numbers moves)
         keeps that number.
         """
-        text = self.tell(m.seat, m.move, self.amounts.get(m.n))
+        kept = (getattr(m, "details", None) or {}).get("from")
+        text = self.tell(m.seat, m.move, self.amounts.get(m.n), kept)
         if m.move.get("kind") == "resign" and m.cause == Move.Cause.ABSENT:
             # The site counted an absent player out: the others had resigned (Game._settle).
             text = _("%(player)s was counted out, absent when the others had resigned") % {
@@ -317,8 +311,9 @@ class _Teller:
             line["index"] = m.index
         return line
 
-    def tell(self, seat, move, amount=None):
-        self.wild_from = None
+    def tell(self, seat, move, amount=None, wild_from=None):
+        """Return `move` of `seat` in words; `wild_from`: the colour a wild moved showed before."""
+        self.wild_from = wild_from
         followed = self._follow(seat, move)
         self.amount = followed if followed is not None else amount
         kind = move.get("kind")
@@ -341,7 +336,7 @@ class _Teller:
             self.state = None  # The log does not fit the state: tell the rest without it.
             return None
         moved = (e["from"] for e in events if e["type"] == "move_wild")
-        self.wild_from = next(moved, None)
+        self.wild_from = next(moved, self.wild_from)  # a game's older moves keep none
         rents = (e for e in events if e["type"] == "play" and e["effect"] == RENT)
         return next((e["amount"] for e in rents), None)
 

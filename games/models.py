@@ -305,7 +305,7 @@ class Game(models.Model):
             if move.kind == rules.RESIGN:
                 # Ruling (resign): the seat plays on as absent, for good (see come_back).
                 seats[seat].absent = True
-            game._record(seat, move, Move.Cause.PLAYER, now)
+            game._record(seat, move, Move.Cause.PLAYER, now, events)
             game._settle(state, seats, now, before, events)
         self._take_fields(game)
         return events
@@ -354,7 +354,7 @@ class Game(models.Model):
                     break
                 _state, more = rules.apply(state, position, move)
                 events.extend(more)
-                game._record(position, move, Move.Cause.TIMEOUT, now)
+                game._record(position, move, Move.Cause.TIMEOUT, now, more)
             game._settle(state, seats, now, before, events)
         self.refresh_from_db()
         return True
@@ -430,10 +430,13 @@ class Game(models.Model):
         self._settle(state, seats, timezone.now(), _Before(state), [])
         return True
 
-    def _record(self, seat, move, cause, now):
+    def _record(self, seat, move, cause, now, events):
         # The version counts the start and every move: move n is made from version n.
         row = Move(game=self, n=self.version, seat=seat, move=move.to_json(), created_at=now)
         row.cause = cause
+        moved = [e for e in events if e["type"] == "move_wild"]
+        if moved:
+            row.details = {"from": moved[-1]["from"]}
         insert(row)
         self.__dict__.setdefault("recorded", []).append(row)  # for the log (games.board.remember)
         self.version += 1
@@ -462,7 +465,7 @@ class Game(models.Model):
                 move = rules.Move.resign()
                 _state, more = rules.apply(state, position, move)
                 events.extend(more)
-                self._record(position, move, Move.Cause.ABSENT, now)
+                self._record(position, move, Move.Cause.ABSENT, now, more)
                 continue
             found = None
             for position, _decision, _share in rules.awaiting(state):
@@ -490,7 +493,7 @@ class Game(models.Model):
             position, move, cause = found
             _state, more = rules.apply(state, position, move)
             events.extend(more)
-            self._record(position, move, cause, now)
+            self._record(position, move, cause, now, more)
         newly_awaited = self._set_deadlines(state, seats, now, before.decisions)
         moved = {row.seat for row in self.__dict__.get("recorded", ())}
         for position, question in enumerate(rules.questions(state)):
@@ -881,6 +884,9 @@ class Move(models.Model):
         STANDING = "standing", _("Standing answer")
 
     move = models.JSONField()
+    # What the move's log line tells that its JSON does not hold, public when it was made:
+    # a wild's colour before it was moved ({"from": colour}). None for most moves.
+    details = models.JSONField(null=True, blank=True, default=None)
     # Who chose the move: the player, or the site for them (RULES.md section 11).
     cause = models.CharField(max_length=8, choices=Cause, blank=True, default=Cause.PLAYER)
     created_at = models.DateTimeField(default=timezone.now)
