@@ -21,6 +21,37 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_configure(config):
+    """Give each parallel worker (pytest-xdist) Redis databases of its own.
+
+    The workers have a test database each (pytest-django names them), but share
+    the Redis server: one worker's cache.clear() would empty the other's
+    throttles and slots, and its user-N group would reach the other's sockets.
+    Nothing has connected to Redis yet: the cache and the layer read these.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL")
+    if not (worker.startswith("gw") and url):
+        return
+    from django.conf import settings
+
+    from config.settings import redis_database
+
+    number = int(worker[2:])
+    layer, cache = redis_database(url, 2 + 2 * number), redis_database(url, 3 + 2 * number)
+    # The servers the tests start inherit them (games.load.server_env).
+    os.environ["REDIS_URL"], os.environ["REDIS_CACHE_URL"] = layer, cache
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = layer
+    settings.CACHES["default"]["LOCATION"] = cache
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that drive Chromium: scripts/run-tests.sh runs them on SQLite only."""
+    for item in items:
+        if item.path.name.startswith("test_browser_"):
+            item.add_marker(pytest.mark.browser)
+
+
 def deal_seed(nodeid):
     """Return the seed of `nodeid`'s deals: FULLSET_TEST_SEED, else one fixed per test."""
     given = os.environ.get("FULLSET_TEST_SEED")

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Run the test suite twice:
+# Run the test suite twice, each run on every core (pytest-xdist: a test
+# database and, with Redis, Redis databases per worker; conftest.py):
 #   1. SQLite and the in-memory channel layer (the defaults): everything but
 #      the tests marked `redis` (several server processes sharing PostgreSQL
 #      and Redis), which cannot work there;
 #   2. throwaway PostgreSQL and Redis servers on free loopback ports:
-#      everything except the rules engine's own tests, which touch neither;
-#      the `redis` tests included. Without extra arguments, this run fails if
-#      it finds no `redis` test at all.
-# Extra arguments go to both pytest runs. Exits non-zero if either run fails.
+#      everything except the rules engine's own tests, which touch neither,
+#      and the browser tests (marked `browser`), whose pages are the same on
+#      either database; the `redis` tests included. Without extra arguments,
+#      this run fails if it finds no `redis` test at all.
+# Each run ends with its 25 slowest tests. Extra arguments go to both pytest
+# runs. Exits non-zero if either run fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,9 +20,13 @@ free_port() {
     "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Tests of one file run in one worker: a module's browser and live server are started once.
+PARALLEL=(-n "${TEST_WORKERS:-auto}" --dist loadfile --durations=25)
+
 echo "=== Run 1/2: SQLite + in-memory channel layer"
 sqlite_status=0
-env -u DATABASE_URL -u REDIS_URL "$PYTHON" -m pytest -m "not redis" "$@" || sqlite_status=$?
+env -u DATABASE_URL -u REDIS_URL -u REDIS_CACHE_URL "$PYTHON" -m pytest "${PARALLEL[@]}" \
+    -m "not redis" "$@" || sqlite_status=$?
 
 echo "=== Run 2/2: PostgreSQL + Redis"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -82,14 +89,15 @@ export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/fullset"
 export REDIS_URL="redis://127.0.0.1:$redis_port/0"
 if [ $# -eq 0 ]; then
     # A marker typo or a moved module must not quietly drop the cross-process tests.
-    redis_tests=$("$PYTHON" -m pytest -q --collect-only -m redis --ignore=games/rules/tests \
+    redis_tests=$("$PYTHON" -m pytest -q -p no:xdist --collect-only -m redis --ignore=games/rules/tests \
         | grep -c '::' || true)
     if [ "$redis_tests" -eq 0 ]; then
         echo "error: no test marked redis was collected" >&2
         postgres_status=1
     fi
 fi
-"$PYTHON" -m pytest --ignore=games/rules/tests "$@" || postgres_status=$?
+"$PYTHON" -m pytest "${PARALLEL[@]}" -m "not browser" --ignore=games/rules/tests "$@" \
+    || postgres_status=$?
 
 echo "=== SQLite run: exit $sqlite_status; PostgreSQL + Redis run: exit $postgres_status"
 if [ "$sqlite_status" -ne 0 ] || [ "$postgres_status" -ne 0 ]; then

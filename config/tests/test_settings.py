@@ -88,7 +88,8 @@ def test_it_uses_the_cache_from_the_environment():
         assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
         # Unlike the channel layer, a cache call must time out.
         assert cache["OPTIONS"]["socket_timeout"] == 2
-        assert cache["LOCATION"] == redis_database(os.environ["REDIS_URL"], 1)
+        expected = os.environ.get("REDIS_CACHE_URL") or redis_database(os.environ["REDIS_URL"], 1)
+        assert cache["LOCATION"] == expected
     else:
         assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
 
