@@ -347,10 +347,19 @@ FIRST_SENSIBLE_MOVE = """() => {
 }"""
 
 
+class Always:
+    """A source of seeds that deals every game from SEED (see games.models.SEEDS)."""
+
+    def getrandbits(self, _bits):
+        return SEED
+
+
 @pytest.fixture
 def fixed_deal(monkeypatch):
     """Deal every new game from SEED; requested before live_asgi_server, which inherits it."""
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: SEED)
+    from games import models
+
+    monkeypatch.setattr(models, "SEEDS", Always())
 
 
 def tab_to(page, selector, limit=80):
