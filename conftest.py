@@ -22,13 +22,20 @@ CHROMIUM_ARGS = [
 
 
 def pytest_configure(config):
-    """Give each parallel worker (pytest-xdist) Redis databases of its own.
+    """Have Hypothesis print how to replay a failure; give each parallel worker (pytest-xdist)
+    Redis databases of its own.
 
     The workers have a test database each (pytest-django names them), but share
     the Redis server: one worker's cache.clear() would empty the other's
     throttles and slots, and its user-N group would reach the other's sockets.
     Nothing has connected to Redis yet: the cache and the layer read these.
     """
+    from hypothesis import settings as hypothesis_settings
+
+    # A falsifying example's blob: @reproduce_failure(...) replays it exactly.
+    hypothesis_settings.register_profile("fullset", print_blob=True)
+    hypothesis_settings.load_profile("fullset")
+
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     url = os.environ.get("REDIS_URL")
     if not (worker.startswith("gw") and url):
