@@ -206,7 +206,16 @@ if env("REDIS_URL"):
                 # channels-redis hands the extra keys to redis-py's
                 # ConnectionPool.from_url. redis-py 8 defaults to a 5 s socket
                 # timeout, which kills the layer's idle blocking reads.
-                "hosts": [{"address": env("REDIS_URL"), "socket_timeout": None}],
+                # health_check_interval: a pooled connection idle for a second is pinged
+                # before use, and made anew if Redis restarted meanwhile (else its first
+                # command fails: "Connection lost").
+                "hosts": [
+                    {
+                        "address": env("REDIS_URL"),
+                        "socket_timeout": None,
+                        "health_check_interval": 1,
+                    }
+                ],
                 # The default of 100 drops group messages in bursts.
                 "capacity": 1500,
                 "expiry": 60,

@@ -7,22 +7,21 @@ client that missed updates while disconnected heals by reconnecting. A page
 sends its moves over its socket (games/socket_moves.py), each carrying the
 version it was drawn from, as the POST does.
 
-How a socket recovers when the channel layer fails (Redis restarted, found
-by the fault tests in games/tests/test_faults.py):
+How a socket recovers when the channel layer fails (Redis restarted; the
+fault tests in games/tests/test_faults.py):
 
 - Group memberships live in Redis. A Redis restart forgets them all, and
   the broadcasts made while it is down are lost.
-- Each server process has one blocking read on Redis that its consumers
-  take in turn. The consumers that meet the broken connection raise: the
-  socket is closed (1011), the browser's htmx ws extension reconnects, and
-  the new connection joins its group again and starts with the whole board.
-- But the consumers whose turn comes once Redis is back never see an error:
-  they wait on, no longer in their group, and would never hear of a move
-  again. Hence every socket checks itself every GAME_SOCKET_CHECK_SECONDS
-  (20 by default; jittered; games/sockets.py): it joins its group again (a
-  no-op when it is still in it) and compares its board's version with the game's, sending
-  the board if it is behind. So any lost broadcast (Redis down, a group's
-  expiry, a full channel) heals within one period.
+- The socket that meets the layer's error tells every socket of its process
+  (games/sockets.py): each shows "live updates are paused" and checks itself
+  every second. The first check whose joining of its group succeeds (Redis
+  is back) sends the board if it is behind and takes the notice away: within
+  a few seconds of Redis coming back, without a reconnect. A socket opened
+  while Redis is away is accepted and drawn from the database all the same.
+- Every socket also checks itself every GAME_SOCKET_CHECK_SECONDS (20 by
+  default; jittered): it joins its group again (a no-op when it is still in
+  it) and sends the board if it is behind. So any other lost broadcast (a
+  group's expiry, a full channel) heals within one period.
 """
 
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from channels.generic.websocket import WebsocketConsumer
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connection
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.board import board_update, game_at
@@ -39,7 +39,7 @@ from games.chat_socket import ChatSocket
 from games.memo import WouldWait, without_waiting
 from games.models import Game, group_name
 from games.socket_moves import SocketMoves
-from games.sockets import SelfChecking
+from games.sockets import LAYER_ERRORS, SelfChecking
 from games.views import may_watch
 
 
@@ -62,7 +62,12 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             self.close()
             return
         self.group = group_name(self.code)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        try:
+            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        except LAYER_ERRORS:
+            # Redis away: the board is drawn from the database all the same, and the
+            # socket joins its group as soon as Redis is back (games/sockets.py).
+            self.layer_failed()
         self.accept()
         self.send_board()
 
@@ -112,6 +117,21 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
         if version is not None and version > self.sent_version:
             self.send_board()
+
+    def socket_layer_down(self, event):
+        self.send_live_status(paused=True)
+
+    def socket_layer_up(self, event):
+        """In the group again: catch up with what was missed, and say so no longer."""
+        version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
+        if version is not None and version > self.sent_version:
+            self.send_board()
+        self.send_live_status(paused=False)
+
+    def send_live_status(self, paused):
+        with translation.override(self.language()):
+            html = render_to_string("games/table.html#live_status", {"oob": True, "paused": paused})
+        self.send(text_data=html)
 
     def send_board(self, version=None):
         """Send the board; at `version` (a broadcast's) the game is read once for all sockets."""

@@ -373,6 +373,7 @@ class Player:
         self.closes = []
         self.errors = []
         self.refusals = 0
+        self.notices = []  # True: told that live updates are paused; False: told no longer
         self._waiters = []
         self._answers = []
         self._task = None
@@ -434,6 +435,8 @@ class Player:
     def _received(self, text, first):
         self.messages += 1
         data = text.encode() if isinstance(text, str) else text
+        if b'id="live-status"' in data:  # the notice that live updates are paused, or not
+            self.notices.append(b"hidden" not in data.split(b">", 1)[0])
         if REFUSAL.search(data):
             self.refusals += 1
             self._answer(lambda target: (None, data.decode()))

@@ -27,6 +27,17 @@ would, the password hash included) and closes with SESSION_ENDED if they are
 no longer its user's: a page's socket stops showing a hand and taking moves
 within one check of its session's end, and its reconnect is refused.
 
+The channel layer failing (Redis restarted). Each server process has one
+blocking read on Redis that its sockets take in turn; when Redis goes away,
+the socket whose turn it is gets the error. Every socket of the process is
+then told ({"type": "socket.layer_down"}: the table says that live updates
+are paused), checks itself every LAYER_RETRY_SECONDS instead of every
+period, and its reads of the layer are tried again as often. Redis forgets
+every group when it restarts: the first check whose joining of its group
+succeeds ends the pause ({"type": "socket.layer_up"}: the table catches up
+with the moves it missed). So sockets hear of moves again within a few
+seconds of Redis being back, not at their next periodic check.
+
 Timers. `after(delay, message)` has the socket dispatch `message` to itself
 later, from its own event loop: what the lobby needs to draw a burst of
 changes once (lobby/consumers.py).
@@ -48,6 +59,10 @@ from django.conf import settings
 from django.contrib import auth
 from django.core.cache import cache
 from django.http import HttpRequest
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+    TimeoutError as RedisTimeoutError,
+)
 
 from config.layers import LeanChannelLayer
 from config.mailbox import Mailbox
@@ -58,6 +73,10 @@ log = logging.getLogger(__name__)
 SOCKETS_FULL = 1013
 SOCKETS_FULL_REASON = "Too many sockets"
 SESSION_ENDED = 4401  # an application's code: the socket's session is over
+# While the channel layer fails: how often a socket tries it again (its check, its read).
+LAYER_RETRY_SECONDS = 1.0
+# What a channel layer (or the cache) raises when it has lost its server (Redis away).
+LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeoutError)
 
 
 def check_period():
@@ -136,12 +155,28 @@ def release_slots(keys, token):
 
 
 CHECK = object()  # in a socket's inbox: time for its check
+LAYER_FAILED = object()  # in a socket's inbox: the channel layer failed (Redis away)
+# The inboxes of this process's sockets: all are told when the layer fails in one of them.
+_inboxes = set()
 
 
 async def feed(source, inbox):
-    """Put what `source()` gives into `inbox`, one message after another, for ever."""
+    """Put what `source()` gives into `inbox`, one message after another, for ever.
+
+    A layer that fails (Redis away) is tried again LAYER_RETRY_SECONDS later, and
+    every socket of the process is told (see the module docstring): a feed that
+    stopped at the first error would leave its socket deaf to every broadcast.
+    """
     while True:
-        inbox.put_nowait(await source())
+        try:
+            message = await source()
+        except LAYER_ERRORS:
+            log.warning("A socket's channel layer failed; trying it again", exc_info=True)
+            for each in list(_inboxes):
+                each.put_nowait(LAYER_FAILED)
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
+            continue
+        inbox.put_nowait(message)
 
 
 def send_frames(loop, send, waited, message):
@@ -178,6 +213,7 @@ class SelfChecking:
     slots = ()
     accepted = False
     over_bound = False
+    layer_down = False  # the channel layer failed, and no check has joined its group since
 
     async def __call__(self, scope, receive, send):
         """Channels' AsyncConsumer.__call__, with one inbox for everything the socket receives.
@@ -211,14 +247,23 @@ class SelfChecking:
             self.base_send = partial(send_frames, loop, send, self.base_send)
         self.send_on_loop = partial(_send_on_loop, loop, send) if served else send
         feeds = [asyncio.ensure_future(feed(source, inbox)) for source in sources]
+        if not attached:
+            _inboxes.add(inbox)
         period = check_period()
         # The first wait is jittered, so that sockets opened together do not check together.
         check = loop.call_later(random.uniform(period / 2, period), inbox.put_nowait, CHECK)
         try:
             while True:
                 message = await inbox.get()
+                if message is LAYER_FAILED:
+                    if not self.layer_down and self.accepted:
+                        check.cancel()
+                        check = loop.call_later(LAYER_RETRY_SECONDS, inbox.put_nowait, CHECK)
+                        await self.pause()
+                    continue
                 if message is CHECK:
-                    check = loop.call_later(period, inbox.put_nowait, CHECK)
+                    wait = LAYER_RETRY_SECONDS if self.layer_down else period
+                    check = loop.call_later(wait, inbox.put_nowait, CHECK)
                     if await database_sync_to_async(session_lasts)(scope):
                         message = {"type": "socket.check"}
                     else:
@@ -226,17 +271,36 @@ class SelfChecking:
                         # groups, its slots and its presence as for any socket that goes.
                         await send({"type": "websocket.close", "code": SESSION_ENDED})
                         message = {"type": "websocket.disconnect", "code": SESSION_ENDED}
+                if message.get("type") == "socket.check":
+                    try:
+                        await self.dispatch(message)  # joins its group again
+                    except LAYER_ERRORS:
+                        if not self.layer_down:  # Redis away, and this socket the first to see
+                            check.cancel()
+                            check = loop.call_later(LAYER_RETRY_SECONDS, inbox.put_nowait, CHECK)
+                            await self.pause()
+                        continue
+                    if self.layer_down:  # in its group again: Redis is back
+                        self.layer_down = False
+                        await self.dispatch({"type": "socket.layer_up"})
+                    continue
                 if not await self.handled_on_loop(message):
                     await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
+            _inboxes.discard(inbox)
             check.cancel()
             if attached:
                 layer.detach(self.channel_name, inbox)
             for task in feeds:
                 task.cancel()
             await asyncio.gather(*feeds, return_exceptions=True)
+
+    async def pause(self):
+        """Note that the layer failed, and tell the consumer (its page says so)."""
+        self.layer_down = True
+        await self.dispatch({"type": "socket.layer_down"})
 
     async def handled_on_loop(self, message):
         """Handle `message` on the event loop, without a thread; return whether it was.
@@ -282,6 +346,16 @@ class SelfChecking:
     def socket_check(self, event):
         """Renew the socket's slots; consumers extend this with their own catching up."""
         renew_slots(self.slots, self.token)
+
+    def socket_layer_down(self, event):
+        """The channel layer failed: consumers tell their pages (see the module docstring)."""
+
+    def socket_layer_up(self, event):
+        """The socket is in its group again after the layer failed: consumers catch up."""
+
+    def layer_failed(self):
+        """Call from the consumer's thread when a use of the layer failed (a group_add)."""
+        self.loop.call_soon_threadsafe(self.inbox.put_nowait, LAYER_FAILED)
 
 
 def session_lasts(scope):

@@ -40,7 +40,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.models import LOBBY_GROUP, Game, Seat, user_group
-from games.sockets import SelfChecking, check_period
+from games.sockets import LAYER_ERRORS, SelfChecking, check_period
 from lobby.context_processors import NavCounts
 from lobby.views import listed_tables, may_see, my_tables, room_context
 
@@ -508,7 +508,10 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
             return
         self.group = user_group(self.request.user.pk)
         self.home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == ["home"]
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        try:
+            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        except LAYER_ERRORS:
+            self.layer_failed()  # joined again once Redis is back (games/sockets.py)
         self.accept()
         # Counts may have changed while the socket was down: start with fresh ones.
         self.send_badges()

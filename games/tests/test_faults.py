@@ -235,3 +235,89 @@ def test_it_heals_every_socket_when_redis_restarts(start_server, tmp_path, gap):
     for (code, _), table in zip(tables, players):
         for player in table:
             assert player.version == finals[code], describe(player)
+
+
+def test_every_open_socket_hears_of_moves_within_seconds_of_redis_coming_back(
+    start_server, tmp_path
+):
+    """Sockets that stay open through a Redis restart, at the normal 20 s check period.
+
+    Each server process's sockets take turns reading Redis; those whose turn came
+    during the outage used to stop reading it for good, and heard of a move only
+    at their next check (up to 20 s). Now every socket is told the layer failed,
+    its page says live updates are paused, and it checks itself every second
+    until it is in its group again: it must show every move made up to a moment
+    after Redis is back within 5 s of Redis being back.
+    """
+    redis = RedisServer(tmp_path).start()
+    try:
+        tables = create_tables("heal", TABLES, PLAYERS)
+        server_a, server_b = start_server(REDIS_URL=redis.url), start_server(REDIS_URL=redis.url)
+
+        async def main():
+            async with aiohttp.ClientSession(
+                cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
+            ) as http:
+                urls = [server_a.url, server_b.url]
+                players = [
+                    [
+                        Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=None)
+                        for s, c in enumerate(seats)
+                    ]
+                    for code, seats in tables
+                ]
+                every = [p for table in players for p in table]
+                await asyncio.gather(*(p.open() for p in every))
+                bots = Bots(http, tables, players, urls)
+                timing = {}
+
+                async def scenario():
+                    await asyncio.sleep(1.0)
+                    redis.kill()
+                    await asyncio.sleep(3.0)  # moves go on: they cannot be broadcast
+                    redis.start()
+                    timing["back"] = time.perf_counter()
+                    await asyncio.sleep(1.0)  # moves made once Redis is back
+                    bots.stopping = True  # each table's bot stops after its move under way
+
+                try:
+                    await bots.run(scenario)
+                    finals = await in_thread(final_versions, [code for code, _ in tables])
+                    # The notice taken away: awaited as the moves are (within 5 s of Redis).
+                    while any(p.notices[-1:] != [False] for p in every):
+                        if time.perf_counter() - timing["back"] > 5.0:
+                            break
+                        await asyncio.sleep(0.05)
+                    arrivals = await asyncio.gather(
+                        *(
+                            p.reach(finals[code], 10)
+                            for (code, _), table in zip(tables, players)
+                            for p in table
+                        ),
+                        return_exceptions=True,
+                    )
+                finally:
+                    await asyncio.gather(*(p.close() for p in every))
+                return players, bots, finals, arrivals, timing["back"]
+
+        players, bots, finals, arrivals, back = asyncio.run(main())
+    finally:
+        redis.kill()
+
+    assert_no_confirmed_move_lost(bots.confirmed)
+    assert bots.failed == 0  # moves made while Redis is down are kept
+    every = [p for table in players for p in table]
+    late = [
+        f"{describe(p)}: {arrival if isinstance(arrival, Exception) else arrival - back:.1f} s"
+        if not isinstance(arrival, Exception)
+        else f"{describe(p)}: {arrival!r}"
+        for p, arrival in zip(every, arrivals)
+        if isinstance(arrival, Exception) or arrival - back > 5.0
+    ]
+    delays = [a - back for a in arrivals if not isinstance(a, Exception)]
+    print(f"sockets caught up {min(delays):.2f} to {max(delays):.2f} s after Redis was back")
+    assert late == []
+    for player in every:
+        assert player.connections == 1, describe(player)  # healed without a reconnect
+        # Told that live updates paused, then that they flow again.
+        assert player.notices[:1] == [True] and player.notices[-1:] == [False], player.notices
