@@ -1,4 +1,5 @@
-"""Two of Django's middlewares without the work they repeat for every response.
+"""Two of Django's middlewares without the work they repeat for every response, and a
+readable answer when the database is unavailable (DatabaseUnavailableMiddleware).
 
 - LocaleMiddleware looks for a language code at the start of every response's
   path (for i18n_patterns); on this site's paths ("/games/...") the lookup
@@ -13,12 +14,19 @@
 Each behaves as Django's does wherever the shortcut does not apply.
 """
 
+import logging
+
 from django.conf import settings
 from django.conf.urls.i18n import is_language_prefix_patterns_used
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
 from django.middleware import csp, locale
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.csp import CSP, build_policy
+from django.utils.translation import gettext as _
+
+log = logging.getLogger(__name__)
 
 
 def _paths_hold_languages(request):
@@ -88,3 +96,35 @@ class ContentSecurityPolicyMiddleware(csp.ContentSecurityPolicyMiddleware):
             if config and header not in response:
                 response.headers[str(header)] = policy(config, nonce)
         return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Answer a view that lost the database (PostgreSQL restarting) with a readable 503.
+
+    The view's transaction was rolled back: nothing it did was kept. The page
+    (and static/js/table.js for htmx's requests) shows the sentence; the request
+    can be made again once the database is back.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        log.warning("A request found the database unavailable: %s", exception)
+        return HttpResponse(
+            database_unavailable_message(),
+            status=503,
+            content_type="text/plain; charset=utf-8",
+            headers={"Retry-After": "5"},
+        )
+
+
+def database_unavailable_message():
+    return _(
+        "The site cannot reach its database just now: nothing was changed. Try again in a moment."
+    )

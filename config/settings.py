@@ -123,6 +123,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",  # Django's, lighter
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it sees what the view raised (a database restarting: a readable 503).
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
 if not DEBUG:
     # Production serves collectstatic's files: after SecurityMiddleware (HTTPS
@@ -180,6 +182,9 @@ else:
 # databases): opening one per message costs more than most of what it runs.
 # Production keeps them a minute (requests run in lasting threads: config/http.py).
 DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0 if DEBUG else 60)
+# A kept PostgreSQL connection is checked (SELECT 1) before its first use in a request or a
+# socket's message: after the server restarts, none fails on a connection that died.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # The lasting threads that run HTTP requests under Daphne (config/http.py); a request
 # finding them all busy gets a thread of its own.
 HTTP_THREADS = max(envint("HTTP_THREADS", 4), 1)

@@ -21,21 +21,26 @@ per flood.
 """
 
 import json
+import logging
 from collections import deque
 from time import monotonic
 
 from django.conf import settings
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
+from config.middleware import database_unavailable_message
 from games import rules
 from games.board import flash_fragment
 from games.models import Game, StaleBoard
 from games.sockets import SESSION_ENDED, session_lasts
 from games.views import BadMove, find_seat, illegal_move_message, parse_move
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 8 * 1024
 
@@ -62,7 +67,12 @@ class SocketMoves:
             return
         data.pop("HEADERS", None)  # htmx's request headers: the socket knows who is asking
         with translation.override(self.language()):
-            self.make_move(data)
+            try:
+                self.make_move(data)
+            except (OperationalError, InterfaceError):
+                # The database restarting: the move's transaction was rolled back whole.
+                log.warning("A socket's move found the database unavailable", exc_info=True)
+                self.flash(database_unavailable_message())
 
     def flooding(self):
         """Count this message; tell the refusal once if it is over SOCKET_MOVES_PER_SECOND."""

@@ -58,6 +58,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
 from django.core.cache import cache
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
 from redis.exceptions import (
     ConnectionError as RedisConnectionError,
@@ -274,6 +275,11 @@ class SelfChecking:
                 if message.get("type") == "socket.check":
                     try:
                         await self.dispatch(message)  # joins its group again
+                    except (OperationalError, InterfaceError):
+                        # The database restarting: the socket stays, and its next check
+                        # catches up (a kept connection is checked before it is used).
+                        log.warning("A socket's check found the database unavailable")
+                        continue
                     except LAYER_ERRORS:
                         if not self.layer_down:  # Redis away, and this socket the first to see
                             check.cancel()

@@ -222,6 +222,19 @@
     if (form) update(form);
   });
 
+  // A move posted while the database restarts is answered 503 with a sentence (nothing was
+  // changed): htmx swaps no error response, so the flash shows it.
+  document.addEventListener("htmx:responseError", function (event) {
+    const xhr = event.detail.xhr;
+    const flash = document.getElementById("flash");
+    if (!xhr || xhr.status !== 503 || !flash) return;
+    const message = document.createElement("p");
+    message.className = "message error";
+    message.setAttribute("role", "alert");
+    message.textContent = xhr.responseText;
+    flash.replaceChildren(message);
+  });
+
   // Close an open card menu with Escape or a click elsewhere.
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") {
