@@ -70,21 +70,23 @@ def two_million(state, name):
     return card_in(state, name, "bank", "2M")
 
 
+def payment_fields(state, name):
+    """Return the fields of `name`'s payment of their 2M, as a page sends them."""
+    seat = state.seats.index(name)
+    return {"kind": "accept", "share": str(seat), "cards": [str(two_million(state, name))]}
+
+
+def pays_two(game, user, state, version):
+    """Post `user`'s payment of their 2M from board `version` (htmx); return the response."""
+    return post_move(client_of(user), game, version, True, **payment_fields(state, user.username))
+
+
 @pytest.mark.django_db
 def test_it_applies_every_targets_answer_made_from_the_board_they_all_saw(four, alice):
     state, version = birthday(four, alice)
     users = {seat.user.username: seat.user for seat in four.seats.select_related("user")}
     for name in TARGETS:
-        paid = two_million(state, name)
-        response = post_move(
-            client_of(users[name]),
-            four,
-            version,
-            True,
-            kind="accept",
-            share=state.seats.index(name),
-            cards=[paid],
-        )
+        response = pays_two(four, users[name], state, version)
         assert STALE not in response.content.decode(), name
 
     after = state_of(four)
@@ -99,13 +101,12 @@ def test_it_applies_every_targets_answer_made_from_the_board_they_all_saw(four, 
 @pytest.mark.django_db
 def test_it_refuses_a_second_copy_of_an_answer_and_changes_nothing(four, alice, bob):
     state, version = birthday(four, alice)
-    fields = {"kind": "accept", "share": 1, "cards": [two_million(state, "bob")]}
-    first = post_move(client_of(bob), four, version, True, **fields)
+    first = pays_two(four, bob, state, version)
     assert STALE not in first.content.decode()
     four.refresh_from_db()
     before = (four.snapshot, four.version, four.moves.count())
 
-    second = post_move(client_of(bob), four, version, True, **fields)  # another tab's copy
+    second = pays_two(four, bob, state, version)  # another tab's copy
 
     assert STALE in second.content.decode()
     four.refresh_from_db()
@@ -122,30 +123,13 @@ def test_it_refuses_an_answer_whose_action_was_stopped_for_that_player(four, ali
     assert STALE not in response.content.decode()
     four.refresh_from_db()
     before = (four.snapshot, four.version, four.moves.count())
-    stale = post_move(
-        client_of(bob),
-        four,
-        version,
-        True,
-        kind="accept",
-        share=1,
-        cards=[two_million(state, "bob")],
-    )
+    stale = pays_two(four, bob, state, version)
     assert STALE in stale.content.decode()
     four.refresh_from_db()
     assert (four.snapshot, four.version, four.moves.count()) == before
     # Charlie's and Dave's questions did not change: their answers from the first board stand.
     for name in ("charlie", "dave"):
-        seat = state.seats.index(name)
-        paid = post_move(
-            client_of(users[name]),
-            four,
-            version,
-            True,
-            kind="accept",
-            share=seat,
-            cards=[two_million(state, name)],
-        )
+        paid = pays_two(four, users[name], state, version)
         assert STALE not in paid.content.decode(), name
     assert four.moves.filter(move__kind="accept").count() == 2
 
@@ -153,15 +137,7 @@ def test_it_refuses_an_answer_whose_action_was_stopped_for_that_player(four, ali
 @pytest.mark.django_db
 def test_it_refuses_a_move_from_a_board_newer_than_the_game(four, alice, bob):
     state, version = birthday(four, alice)
-    response = post_move(
-        client_of(bob),
-        four,
-        version + 5,
-        True,
-        kind="accept",
-        share=1,
-        cards=[two_million(state, "bob")],
-    )
+    response = pays_two(four, bob, state, version + 5)
     assert STALE in response.content.decode()
     assert state_of(four).phase == "respond"
 
@@ -171,15 +147,7 @@ def test_a_seats_question_is_kept_by_others_answers_and_moved_by_its_own(four, a
     state, version = birthday(four, alice)
     seats = {seat.user.username: seat for seat in four.seats.select_related("user")}
     assert all(seats[name].asked_version == version for name in TARGETS)
-    post_move(
-        client_of(seats["bob"].user),
-        four,
-        version,
-        True,
-        kind="accept",
-        share=1,
-        cards=[two_million(state, "bob")],
-    )
+    pays_two(four, seats["bob"].user, state, version)
     seats = {seat.user.username: seat for seat in four.seats.select_related("user")}
     assert seats["bob"].asked_version == version + 1
     assert seats["charlie"].asked_version == seats["dave"].asked_version == version
@@ -197,12 +165,7 @@ async def test_every_target_answering_over_its_socket_at_once_is_applied_once(fo
         await asyncio.gather(
             *(
                 send_move(
-                    sockets[state.seats.index(name)],
-                    four,
-                    version,
-                    kind="accept",
-                    share=str(state.seats.index(name)),
-                    cards=[str(two_million(state, name))],
+                    sockets[state.seats.index(name)], four, version, **payment_fields(state, name)
                 )
                 for name in TARGETS
             )
@@ -226,14 +189,7 @@ async def test_a_targets_hand_is_not_drawn_again_when_another_target_pays(four, 
     users = await sync_to_async(lambda: [s.user for s in four.seats.select_related("user")])()
     sockets = await opened(four, *users)
     try:
-        await send_move(
-            sockets[1],
-            four,
-            version,
-            kind="accept",
-            share="1",
-            cards=[str(two_million(state, "bob"))],
-        )
+        await send_move(sockets[1], four, version, **payment_fields(state, "bob"))
         bob_board = await receive(sockets[1])
         charlie_board = await receive(sockets[2])
     finally:
@@ -315,15 +271,7 @@ def test_a_computer_players_answer_between_a_persons_view_and_click_refuses_noth
     assert bots.play_bot_moves() == 1  # dave's answer, after charlie's board was drawn
     assert four.moves.filter(seat=3).exists()
 
-    response = post_move(
-        client_of(charlie),
-        four,
-        version,
-        True,
-        kind="accept",
-        share=2,
-        cards=[two_million(state, "charlie")],
-    )
+    response = pays_two(four, charlie, state, version)
 
     assert STALE not in response.content.decode()
     assert four.moves.filter(seat=2, move__kind="accept").exists()
