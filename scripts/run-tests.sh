@@ -21,8 +21,9 @@ free_port() {
     "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Tests of one file run in one worker: a module's browser and live server are started once.
-PARALLEL=(-n "${TEST_WORKERS:-auto}" --dist loadfile --durations=25)
+# Tests are handed out one by one, a worker that runs dry taking from the other's share
+# (worksteal): the slowest tests, split in parts, end side by side.
+PARALLEL=(-n "${TEST_WORKERS:-auto}" --dist worksteal --durations=25)
 
 echo "=== Run 1/2: SQLite + in-memory channel layer"
 sqlite_status=0
