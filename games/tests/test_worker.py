@@ -164,7 +164,7 @@ async def test_it_starts_the_next_round_at_once_after_a_busy_one(monkeypatch):
     assert len(rounds) == 4, "a busy round waited the interval before the next"
 
 
-def test_it_says_whether_a_round_did_anything(monkeypatch):
+def test_it_says_whether_a_round_did_anything(db, monkeypatch):  # run_round closes old connections
     monkeypatch.setattr(worker, "JOBS", [(lambda: 0, "nothing"), (lambda: 2, "moves")])
     assert worker.run_round() is True
     monkeypatch.setattr(worker, "JOBS", [(lambda: 0, "nothing")])
