@@ -17,6 +17,12 @@ from games.tests.test_consumer import connect, receive
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def still_clock(traveller):
+    """Stop the clock: a test that crossed a half-minute (games.memo.moment) saw every
+    status drawn again, its clock's words aged (a flake of the full run, found by its seed)."""
+
+
 def fragments(html):
     """Return the ids of the elements `html` swaps (out of band)."""
     return set(re.findall(r'<\w+ id="([\w-]+)"[^>]* hx-swap-oob="true"', html))
