@@ -44,8 +44,8 @@ def table_context(game, user, log_length=15):
         "viewer": user.id,
         "version": game.version,
         # The version the viewer's move forms post: when their question last changed
-        # (Seat.asked_version), so that other players' moves leave the forms as drawn.
-        "asked": own.asked_version if own is not None else game.version,
+        # (Game.asked_versions), so that other players' moves leave the forms as drawn.
+        "asked": game.asked_at(own.position) if own is not None else game.version,
         "status": game.status,
         "seat": seat,
         **table_urls(game.code),
@@ -159,7 +159,7 @@ _players = Memo(2048)
 _fragments = Memo(1024)
 _logs = Memo(512)  # the last moves, and other fragments the same for every viewer
 # Pieces with forms (an owner's table, a hand's cards, a move's form) are remembered with
-# these in place of the version their forms post (the player's Seat.asked_version) and of
+# these in place of the version their forms post (the player's Game.asked_versions entry) and of
 # the address they post to, put in as they are used: one piece for every version and every
 # table. A fragment's own version (data-version) is VERSION_MARK in a frame. No player's
 # text holds them: escaped text never holds "<".
@@ -441,7 +441,7 @@ def fragment_marks(context):
 
     Two equal marks draw the same fragment but for its version (its data-version).
     Where a fragment holds forms, the version they post (the viewer's
-    Seat.asked_version) is in its mark: the hand of a player whose question
+    entry of Game.asked_versions) is in its mark: the hand of a player whose question
     did not change is not drawn again (what they ticked stays ticked).
     """
     table = context["table"]

@@ -61,7 +61,7 @@ class StaleBoard(Exception):
 
     RULES.md section 11 (answers at once): a move carries the version of the
     board it was made from, and is stale only if its seat's question
-    (rules.questions) changed after that version (Seat.asked_version): other
+    (rules.questions) changed after that version (Game.asked_versions): other
     players' answers to the same action leave it standing.
     """
 
@@ -84,7 +84,7 @@ class GameQuerySet(models.QuerySet):
 
 # What a move may change of its game's row (Game._settle saves only these).
 MOVE_FIELDS = ("version", "last_move_at", "snapshot", "turn_number", "turn_deadline")
-MOVE_FIELDS += ("status", "ended_at", "end_reason", "winner", "summary")
+MOVE_FIELDS += ("status", "ended_at", "end_reason", "winner", "summary", "asked_versions")
 
 
 class Game(models.Model):
@@ -117,6 +117,11 @@ class Game(models.Model):
     seed = models.BigIntegerField(default=new_seed, editable=False)
     snapshot = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
+    # By seat, the version at which the seat's question (rules.questions: its decisions and
+    # the cards it decides from) last changed. A move posts a version; one older than its
+    # seat's is stale (Game.play), and a seat's forms are drawn again only when it changes.
+    # Kept on the game's row, which every move saves anyway: no seat is written for it.
+    asked_versions = models.JSONField(default=list, editable=False)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -293,7 +298,7 @@ class Game(models.Model):
         with transaction.atomic():
             game = locked_game(self.pk)
             seats = table_seats(game)  # with their users, for the sockets' redraw
-            if version is not None and not seats[seat].asked_version <= version <= game.version:
+            if version is not None and not game.asked_at(seat) <= version <= game.version:
                 raise StaleBoard()
             if game.status != Game.Status.ACTIVE:
                 raise rules.IllegalMove(_("This game is not in play."))
@@ -309,6 +314,11 @@ class Game(models.Model):
             game._settle(state, seats, now, before, events)
         self._take_fields(game)
         return events
+
+    def asked_at(self, position):
+        """Return the version at which seat `position`'s question last changed (0: never)."""
+        asked = self.asked_versions or ()
+        return asked[position] if position < len(asked) else 0
 
     def _take_fields(self, saved):
         """Become `saved`, this game's row as just saved: refresh_from_db without reading it."""
@@ -496,11 +506,13 @@ class Game(models.Model):
             self._record(position, move, cause, now, more)
         newly_awaited = self._set_deadlines(state, seats, now, before.decisions)
         moved = {row.seat for row in self.__dict__.get("recorded", ())}
+        asked = [self.asked_at(position) for position in range(len(seats))]
         for position, question in enumerate(rules.questions(state)):
             # A seat's own move changes its question too: a second click, another tab's
             # copy of the same move, is stale (RULES.md section 11, answers at once).
             if position in moved or before.questions.get(position) != question:
-                seats[position].asked_version = self.version
+                asked[position] = self.version
+        self.asked_versions = asked
         for position in newly_awaited:
             # A new decision may be reminded of again (the worker claims reminders as it
             # sends, never for a seat not yet awaited): saved with the clocks, below.
@@ -768,10 +780,6 @@ class Seat(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)  # the game's, once finished: lists
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     absent = models.BooleanField(default=False)
-    # The game's version when this seat's question (rules.questions: its decisions and the
-    # cards it decides from) last changed. Its moves post a version; one older than this is
-    # stale (Game.play), and its forms are drawn again only when this changes.
-    asked_version = models.PositiveIntegerField(default=0)
     # Emails: the last time the player opened the table, and what they were told.
     seen_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
@@ -793,7 +801,6 @@ class Seat(models.Model):
         "result",
         "ended_at",
         "reminded",
-        "asked_version",
     ]
 
     class Meta:

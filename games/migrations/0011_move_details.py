@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_seat_asked_version"),
+        ("games", "0010_game_asked_versions"),
     ]
 
     operations = [

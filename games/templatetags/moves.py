@@ -4,7 +4,7 @@ A player's turn redraws the menus of their hand at every move, and a card
 whose menu changed (a new target for a Sly Deal, one more colour for a rent)
 still offers mostly the moves it offered before. Each form is remembered
 (games/memo.py) with games.board.ASKED_MARK and URL_MARK in place of the
-version it posts (its player's Seat.asked_version) and the table it posts to, put in as it is used: a form is
+version it posts (its player's entry of Game.asked_versions) and the table it posts to, put in as it is used: a form is
 drawn once for every game.
 """
 

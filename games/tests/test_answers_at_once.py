@@ -143,14 +143,12 @@ def test_it_refuses_a_move_from_a_board_newer_than_the_game(four, alice, bob):
 
 
 @pytest.mark.django_db
-def test_a_seats_question_is_kept_by_others_answers_and_moved_by_its_own(four, alice):
+def test_a_seats_question_is_kept_by_others_answers_and_moved_by_its_own(four, alice, bob):
     state, version = birthday(four, alice)
-    seats = {seat.user.username: seat for seat in four.seats.select_related("user")}
-    assert all(seats[name].asked_version == version for name in TARGETS)
-    pays_two(four, seats["bob"].user, state, version)
-    seats = {seat.user.username: seat for seat in four.seats.select_related("user")}
-    assert seats["bob"].asked_version == version + 1
-    assert seats["charlie"].asked_version == seats["dave"].asked_version == version
+    assert four.asked_versions[1:] == [version] * 3
+    pays_two(four, bob, state, version)
+    four.refresh_from_db()
+    assert four.asked_versions[1:] == [version + 1, version, version]
 
 
 # --- over the game socket: all at once -------------------------------------------------------

@@ -1,14 +1,13 @@
 from django.db import migrations, models
-from django.db.models import OuterRef, Subquery
 
 
 def ask_at_current_version(apps, schema_editor):
     # A game in play when this arrives: every seat's question counts as asked at the game's
     # version, so a move posted from an older board is refused as before (never made twice).
     Game = apps.get_model("games", "Game")
-    Seat = apps.get_model("games", "Seat")
-    version = Game.objects.filter(pk=OuterRef("game_id")).values("version")[:1]
-    Seat.objects.filter(game__status="active").update(asked_version=Subquery(version))
+    for game in Game.objects.filter(status="active").only("version", "seat_count"):
+        game.asked_versions = [game.version] * game.seat_count
+        game.save(update_fields=["asked_versions"])
 
 
 class Migration(migrations.Migration):
@@ -18,9 +17,9 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
-            model_name="seat",
-            name="asked_version",
-            field=models.PositiveIntegerField(default=0),
+            model_name="game",
+            name="asked_versions",
+            field=models.JSONField(default=list, editable=False),
         ),
         migrations.RunPython(ask_at_current_version, migrations.RunPython.noop),
     ]
