@@ -122,10 +122,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         self.send_live_status(paused=True)
 
     def socket_layer_up(self, event):
-        """In the group again: catch up with what was missed, and say so no longer."""
-        version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
-        if version is not None and version > self.sent_version:
-            self.send_board()
+        """In the group again: the check that joined it caught up already; say so no longer."""
         self.send_live_status(paused=False)
 
     def send_live_status(self, paused):
