@@ -116,6 +116,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Reads the session and the user first: a database restarting gets a readable 503.
+    "config.middleware.DatabaseUnavailableMiddleware",
     # After LocaleMiddleware and AuthenticationMiddleware: a signed-in user's
     # saved language overrides the one chosen from the request.
     "accounts.middleware.user_language_middleware",
@@ -123,8 +125,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",  # Django's, lighter
     "django_htmx.middleware.HtmxMiddleware",
-    # Last: it sees what the view raised (a database restarting: a readable 503).
-    "config.middleware.DatabaseUnavailableMiddleware",
 ]
 if not DEBUG:
     # Production serves collectstatic's files: after SecurityMiddleware (HTTPS

@@ -7,7 +7,9 @@ and the socket it came over stays open for the next move.
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
+from django.test import Client
 
+from accounts.sessions import SessionStore
 from games.models import Game
 from games.rules.position import card_in
 from games.tests.helpers import post_move, set_position, snapshot_of
@@ -34,10 +36,11 @@ def database_away(monkeypatch):
 @pytest.mark.django_db
 @pytest.mark.parametrize("htmx", [False, True])
 def test_it_answers_a_move_posted_while_the_database_is_away_with_a_readable_503(
-    client, table_game, alice, database_away, htmx
+    table_game, alice, database_away, htmx
 ):
     state = set_position(table_game, "alice hand: 5M red")
     before = snapshot_of(table_game)
+    client = Client(raise_request_exception=False)  # as a browser: the answer, not the raise
     client.force_login(alice)
 
     response = post_move(
@@ -47,6 +50,40 @@ def test_it_answers_a_move_posted_while_the_database_is_away_with_a_readable_503
     assert response.status_code == 503
     assert AWAY in response.content.decode() and response["Retry-After"] == "5"
     assert snapshot_of(table_game) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/games/{code}/"])
+def test_it_answers_readably_when_the_session_cannot_be_read(
+    table_game, alice, monkeypatch, path
+):
+    """The session is read by a middleware, before any view: a lost database is a 503 there too."""
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+
+    def away(self):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(SessionStore, "load", away)
+    response = client.get(path.format(code=table_game.code))
+
+    assert response.status_code == 503
+    assert AWAY in response.content.decode() and response["Retry-After"] == "5"
+
+
+@pytest.mark.django_db
+def test_other_errors_still_get_the_site_s_500_page(table_game, alice, monkeypatch):
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+
+    def broken(self):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(SessionStore, "load", broken)
+    response = client.get("/")
+
+    assert response.status_code == 500
+    assert AWAY not in response.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)
