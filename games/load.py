@@ -15,10 +15,12 @@ import os
 import random
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -164,6 +166,82 @@ class RedisServer:
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster on a loopback port, to stop and start under a running table.
+
+    Its folder is made with tempfile (readable by the postgres user when run as
+    root: initdb and the server refuse to run as root). Commits are synchronous:
+    `stop()` is a crash (immediate shutdown), and a move the site confirmed must
+    survive it.
+    """
+
+    def __init__(self, port=None):
+        self.port = port or free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="fullset-pg-"))
+        self.data = self.folder / "data"
+        versions = sorted(
+            Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name)
+        )
+        if not versions:
+            raise RuntimeError("PostgreSQL is not installed (scripts/install-test-deps.sh).")
+        self.bin = versions[-1]
+
+    def url(self, name):
+        return f"postgres://postgres@127.0.0.1:{self.port}/{quote(name, safe='')}"
+
+    def run(self, program, *args, **options):
+        command = [str(self.bin / program), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        return subprocess.run(command, check=True, capture_output=True, timeout=60, **options)
+
+    def init(self):
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        self.run("initdb", "-D", str(self.data), "--auth=trust", "--username=postgres")
+        return self
+
+    def start(self):
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off"
+        self.run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-w",
+            "-l",
+            str(self.folder / "log"),
+            "-o",
+            options,
+            "start",
+        )
+        return self
+
+    def stop(self):
+        """Stop at once, as a crash does: every connection is cut, nothing is flushed."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+
+    def remove(self):
+        if (self.data / "postmaster.pid").exists():
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def copy_database(self, settings_dict):
+        """Create the database of `settings_dict` (another server's) here, schema and rows."""
+        name = str(settings_dict["NAME"])
+        source = [
+            "-h",
+            settings_dict.get("HOST") or "127.0.0.1",
+            "-p",
+            str(settings_dict.get("PORT") or 5432),
+            "-U",
+            settings_dict.get("USER") or "postgres",
+        ]
+        here = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        self.run("createdb", *here, name)
+        dump = self.run("pg_dump", *source, "--no-owner", name).stdout
+        self.run("psql", *here, "-q", "-v", "ON_ERROR_STOP=1", "-d", name, input=dump)
 
 
 def listening_pids(port):
@@ -349,7 +427,9 @@ class Player:
     """One logged-in browser: posts moves, and keeps one socket that reconnects when it drops.
 
     `versions` lists every version the socket received, in order;
-    `first_versions` the version of the first message of each connection;
+    `first_versions` the version of the first message of each connection,
+    `connected_at` when it arrived (time.perf_counter) and `client_ports`
+    the connection's local port (to find the server process holding it);
     `refusals` counts the refusals told in its flash (moves sent over it).
     """
 
@@ -368,6 +448,8 @@ class Player:
         self.version = -1
         self.versions = []
         self.first_versions = []
+        self.connected_at = []
+        self.client_ports = []
         self.messages = 0
         self.connections = 0
         self.closes = []
@@ -411,6 +493,7 @@ class Player:
                 ) as ws:
                     self._ws = ws
                     self.connections += 1
+                    self.client_ports.append(ws.get_extra_info("sockname")[1])
                     first = True
                     async for message in ws:
                         if message.type != aiohttp.WSMsgType.TEXT:
@@ -449,6 +532,7 @@ class Player:
         self.versions.append(version)
         if first:
             self.first_versions.append(version)
+            self.connected_at.append(now)
         self.version = version
         waiting = []
         for target, future in self._waiters:

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
 from games.models import Game, Seat
-from games.tests.running_site import Site
+from games.tests.running_site import Serve, Site
 
 PASSWORD = "purple-rent-deal-42"
 
@@ -113,6 +113,21 @@ def sites(tmp_path):
     yield start
     for site in started:
         site.stop()
+
+
+@pytest.fixture
+def serve(transactional_db, tmp_path):
+    """Return a function starting `manage.py serve`; every one is stopped after the test."""
+    started = []
+
+    def start(processes, *args, **env):
+        server = Serve(processes, tmp_path / f"serve-{len(started)}.log", *args, **env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
 
 
 @pytest.fixture

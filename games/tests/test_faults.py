@@ -9,16 +9,19 @@ with the whole board.
 """
 
 import asyncio
+import os
 import random
+import signal
 import time
 
 import aiohttp
 import pytest
-from django.db import connections
+from django.db import OperationalError, connections
 from django.urls import reverse
 
 from games.load import (
     Player,
+    PostgresServer,
     RedisServer,
     choose_move,
     create_tables,
@@ -27,6 +30,7 @@ from games.load import (
     posted_version,
 )
 from games.models import Move
+from games.tests.running_site import holder_pid
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -56,6 +60,8 @@ class Bots:
         self.players = players
         self.urls = urls
         self.confirmed = []  # (code, version moved from, version after)
+        self.confirmed_at = []  # when each was confirmed (time.perf_counter)
+        self.refusals = []  # (status or None, body) of each move not made
         self.failed = 0
         self.paused = asyncio.Event()
         self.paused.set()
@@ -72,13 +78,16 @@ class Bots:
         code = self.tables[t][0]
         move_url = reverse("games:move", args=[code])
         rng = random.Random(t)
-        n = 0
+        n, chosen = 0, None
         while not self.stopping:
             await asyncio.wait_for(self.paused.wait(), 120)
             # Busy from here: a move chosen before a pause is posted before it returns.
             self.posting += 1
             try:
-                chosen = await in_thread(choose_move, code, rng)
+                try:
+                    chosen = await in_thread(choose_move, code, rng)
+                except OperationalError:
+                    pass  # the database is down: the player tries their last move again
                 if chosen is None:
                     return
                 seat, move, version = chosen
@@ -95,8 +104,10 @@ class Bots:
             after = posted_version(body) if status == 200 else None
             if after is not None and after > version:
                 self.confirmed.append((code, version, after))
+                self.confirmed_at.append(time.perf_counter())
             else:
                 self.failed += 1
+                self.refusals.append((status, body))
                 await asyncio.sleep(0.1)
             await asyncio.sleep(pause)
 
@@ -321,3 +332,210 @@ def test_every_open_socket_hears_of_moves_within_seconds_of_redis_coming_back(
         assert player.connections == 1, describe(player)  # healed without a reconnect
         # Told that live updates paused, then that they flow again.
         assert player.notices[:1] == [True] and player.notices[-1:] == [False], player.notices
+
+
+def test_sockets_of_a_killed_process_reconnect_to_the_other_within_seconds(serve):
+    """`serve --processes 2`: one Daphne process killed (kill -9) at a running table.
+
+    Its sockets drop; they reconnect (as the htmx ws extension does, within a
+    second) to the same address, where the other process takes them while the
+    killed one is started again: every socket shows every move made up to two
+    seconds after the kill within 5 s of the kill, and nothing confirmed is lost.
+    """
+    tables = create_tables("failover", TABLES, PLAYERS)
+    site = serve(2)
+    url = f"http://127.0.0.1:{site.port}"
+    pids = site.pids()
+
+    async def main():
+        async with aiohttp.ClientSession(
+            cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
+        ) as http:
+            players = [
+                [Player(http, url, c, f"/ws/games/{code}/", reconnect_delay=1.0) for c in seats]
+                for code, seats in tables
+            ]
+            every = [p for table in players for p in table]
+            await asyncio.gather(*(p.open() for p in every))
+            held = {p: holder_pid(site.port, p.client_ports[0], pids) for p in every}
+            # The process holding the most sockets (the kernel shares them out as it likes).
+            victim = max(pids, key=lambda pid: list(held.values()).count(pid))
+            bots = Bots(http, tables, players, [url])
+            timing = {}
+
+            async def scenario():
+                await asyncio.sleep(1.0)
+                timing["kill"] = time.perf_counter()
+                os.kill(victim, signal.SIGKILL)
+                await asyncio.sleep(2.0)  # moves go on, through the process left
+                bots.stopping = True
+
+            try:
+                await bots.run(scenario)
+                finals = await in_thread(final_versions, [code for code, _ in tables])
+                arrivals = await asyncio.gather(
+                    *(
+                        p.reach(finals[code], 10)
+                        for (code, _), table in zip(tables, players)
+                        for p in table
+                    ),
+                    return_exceptions=True,
+                )
+                rehomed = {
+                    p: holder_pid(site.port, p.client_ports[-1], site.pids())
+                    for p in every
+                    if p.connections > 1
+                }
+            finally:
+                await asyncio.gather(*(p.close() for p in every))
+            return players, bots, finals, arrivals, timing["kill"], held, victim, rehomed
+
+    players, bots, finals, arrivals, kill, held, victim, rehomed = asyncio.run(main())
+
+    assert_no_confirmed_move_lost(bots.confirmed)
+    every = [p for table in players for p in table]
+    dropped = [p for p in every if held[p] == victim]
+    assert dropped, "the killed process held sockets"
+    late = [
+        f"{describe(p)}: {arrival!r}"
+        if isinstance(arrival, Exception)
+        else f"{describe(p)}: {arrival - kill:.1f} s"
+        for p, arrival in zip(every, arrivals)
+        if isinstance(arrival, Exception) or arrival - kill > 5.0
+    ]
+    assert late == []
+    reconnects = [p.connected_at[1] - kill for p in dropped]
+    print(f"sockets of the killed process back in {min(reconnects):.2f} to {max(reconnects):.2f} s")
+    for player in every:
+        # Only the killed process's sockets dropped, each once, and came back at once.
+        assert player.connections == (2 if player in dropped else 1), describe(player)
+    assert max(reconnects) <= 5.0
+    assert all(rehomed[p] not in (None, victim) for p in dropped), rehomed
+
+
+@pytest.fixture
+def own_postgres(transactional_db):
+    """This test's database moved to a PostgreSQL cluster of its own, which the test may crash.
+
+    The shared server holds the other parallel workers' databases. The test
+    database (schema and rows) is copied into the new cluster, and this
+    process's connections (every thread's: they share one settings dict) point
+    at it until the test ends.
+    """
+    settings_dict = connections["default"].settings_dict
+    assert settings_dict["ENGINE"] == "django.db.backends.postgresql", "run with DATABASE_URL"
+    server = PostgresServer().init().start()
+    saved = {key: settings_dict.get(key) for key in ("HOST", "PORT", "USER", "PASSWORD")}
+    try:
+        server.copy_database(settings_dict)
+        connections.close_all()
+        settings_dict.update(HOST="127.0.0.1", PORT=str(server.port), USER="postgres", PASSWORD="")
+        yield server
+    finally:
+        connections.close_all()
+        settings_dict.update(saved)
+        server.remove()
+
+
+async def handshake(http, player):
+    """Open a new socket as `player`'s page would; return the handshake's HTTP status."""
+    try:
+        async with http.ws_connect(player.socket_url(), headers=player.headers) as ws:
+            await ws.receive(timeout=5)
+            return 101
+    except aiohttp.WSServerHandshakeError as error:
+        return error.status
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        return repr(error)
+
+
+def test_moves_flow_again_within_seconds_of_postgresql_coming_back(own_postgres, start_server):
+    """PostgreSQL crashed (immediate stop) under two servers' running tables for 3 s.
+
+    While it is down, every move is refused with a readable 503 and nothing
+    of it is kept, and a new socket's handshake never answers 500. Once it is
+    back, every open socket shows every move made up to a second later within
+    5 s, and every game's log is whole: one row per version.
+    """
+    tables = create_tables("pg", TABLES, PLAYERS)
+    server_a, server_b = start_server(), start_server()
+
+    async def main():
+        async with aiohttp.ClientSession(
+            cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
+        ) as http:
+            urls = [server_a.url, server_b.url]
+            players = [
+                [
+                    Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=1.0)
+                    for s, c in enumerate(seats)
+                ]
+                for code, seats in tables
+            ]
+            every = [p for table in players for p in table]
+            await asyncio.gather(*(p.open() for p in every))
+            bots = Bots(http, tables, players, urls)
+            timing, handshakes = {}, []
+
+            async def scenario():
+                await asyncio.sleep(1.0)
+                await asyncio.to_thread(own_postgres.stop)
+                timing["down"] = time.perf_counter()
+                await asyncio.sleep(1.0)  # moves go on being tried
+                handshakes.extend(await asyncio.gather(*(handshake(http, p) for p in every)))
+                await asyncio.sleep(1.0)
+                timing["down_for"] = time.perf_counter() - timing["down"]
+                await asyncio.to_thread(own_postgres.start)
+                timing["back"] = time.perf_counter()
+                await asyncio.sleep(1.0)  # moves made once it is back
+                bots.stopping = True
+
+            try:
+                await bots.run(scenario)
+                finals = await in_thread(final_versions, [code for code, _ in tables])
+                arrivals = await asyncio.gather(
+                    *(
+                        p.reach(finals[code], 10)
+                        for (code, _), table in zip(tables, players)
+                        for p in table
+                    ),
+                    return_exceptions=True,
+                )
+            finally:
+                await asyncio.gather(*(p.close() for p in every))
+            return players, bots, finals, arrivals, timing, handshakes
+
+    players, bots, finals, arrivals, timing, handshakes = asyncio.run(main())
+    connections.close_all()  # this thread's connection died with the server
+
+    assert_no_confirmed_move_lost(bots.confirmed)
+    # Nothing half-applied: each game's log has move n for every version n since the start (1).
+    for code, version in finals.items():
+        made = Move.objects.filter(game__code=code).order_by("n").values_list("n", flat=True)
+        assert list(made) == list(range(1, version))
+    # Moves tried while it was down were refused, each with a sentence, never a 500.
+    statuses = [status for status, _ in bots.refusals]
+    assert 503 in statuses, "moves were tried while the database was down"
+    assert set(statuses) <= {200, 503}, bots.refusals  # 200: a stale board's refusal
+    assert all(
+        "cannot reach its database" in body for status, body in bots.refusals if status == 503
+    )
+    # Refused cleanly (the page tries again after its back-off) or accepted, never a 500.
+    assert set(handshakes) <= {403, 101}, handshakes
+    every = [p for table in players for p in table]
+    back = timing["back"]
+    late = [
+        f"{describe(p)}: {arrival!r}"
+        if isinstance(arrival, Exception)
+        else f"{describe(p)}: {arrival - back:.1f} s"
+        for p, arrival in zip(every, arrivals)
+        if isinstance(arrival, Exception) or arrival - back > 5.0
+    ]
+    delays = [a - back for a in arrivals if not isinstance(a, Exception)]
+    print(
+        f"down {timing['down_for']:.1f} s; handshakes meanwhile {handshakes}; "
+        f"sockets caught up {min(delays):.2f} to {max(delays):.2f} s after it was back"
+    )
+    assert late == []
+    # Moves were made after it came back (the bots' last ones), not just before it went.
+    assert any(at > back for at in bots.confirmed_at)
