@@ -187,7 +187,7 @@ class User(AbstractUser):
 
 
 class Edition(models.TextChoices):
-    """The two games rated apart: the classic deck and the enhanced edition (RULES.md 8)."""
+    """The two games rated apart: the classic deck and the enhanced edition (docs/rules.md 8)."""
 
     CLASSIC = "classic", _("Classic")
     ENHANCED = "enhanced", _("Enhanced")

@@ -44,7 +44,7 @@ ROUND_SECONDS = 2.0
 # A bot's answer to an action (accept, Just Say No, ...) is made this long after it began to
 # think, never sooner: a bot with no Just Say No has nothing to weigh and would answer at
 # once, one holding one searches, and the table must not tell the two apart by the time the
-# answer takes (RULES.md section 10). Longer than the strong level's search (TIME_LIMIT).
+# answer takes (docs/rules.md section 10). Longer than the strong level's search (TIME_LIMIT).
 ANSWER_SECONDS = search.TIME_LIMIT + 0.1
 # How long a worker's claim to think for a seat holds at most (claim()).
 CLAIM_SECONDS = 30

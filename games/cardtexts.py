@@ -4,7 +4,7 @@
 (printed on the card) and its full effect (the tooltip and the accessible
 description on the table, and the How to play page). Counts, values, set
 sizes and rents come from the engine's data (games/rules/cards.py), never
-written here a second time; what the cards do follows RULES.md sections 4-8.
+written here a second time; what the cards do follows docs/rules.md sections 4-8.
 """
 
 from dataclasses import dataclass

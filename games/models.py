@@ -59,7 +59,7 @@ def user_group(user_id):
 class StaleBoard(Exception):
     """A move was made from a board on which its player's question has changed since.
 
-    RULES.md section 11 (answers at once): a move carries the version of the
+    docs/rules.md section 11 (answers at once): a move carries the version of the
     board it was made from, and is stale only if its seat's question
     (rules.questions) changed after that version (Game.asked_versions): other
     players' answers to the same action leave it standing.
@@ -104,7 +104,7 @@ class Game(models.Model):
     )
     status = models.CharField(max_length=12, choices=Status, default=Status.OPEN, db_index=True)
     seat_count = models.PositiveSmallIntegerField(default=2)
-    options = models.JSONField(default=dict)  # RULES.md section 9
+    options = models.JSONField(default=dict)  # docs/rules.md section 9
     pace = models.CharField(max_length=16, choices=Pace, default=Pace.LIVE)
     pace_seconds = models.PositiveIntegerField(default=60)  # live: per decision
     pace_days = models.PositiveSmallIntegerField(default=3)  # correspondence: per decision
@@ -457,7 +457,7 @@ class Game(models.Model):
 
         Decisions whose single legal answer shows from public cards are made at
         once (rules.public_forced_move), and so are the players' standing
-        answers and the decisions of absent and resigned players (their seats play the defaults of RULES.md section 11);
+        answers and the decisions of absent and resigned players (their seats play the defaults of docs/rules.md section 11);
         a game whose players are all absent ends with no winner. The game's `fields`
         are saved (None: all of them).
         """
@@ -487,7 +487,7 @@ class Game(models.Model):
                 elif move is None and state.phase == RESPOND:
                     # An answer forced by the hand waits for its player (a person's standing
                     # answer, a bot's worker), exactly as a real choice would: its speed must
-                    # not tell the table what the hand holds (RULES.md section 10). A bot
+                    # not tell the table what the hand holds (docs/rules.md section 10). A bot
                     # answers through the worker after the same pause and thinking time
                     # whatever it holds (games.bots.ANSWER_SECONDS).
                     user = self._players(seats)[position]
@@ -509,7 +509,7 @@ class Game(models.Model):
         asked = [self.asked_at(position) for position in range(len(seats))]
         for position, question in enumerate(rules.questions(state)):
             # A seat's own move changes its question too: a second click, another tab's
-            # copy of the same move, is stale (RULES.md section 11, answers at once).
+            # copy of the same move, is stale (docs/rules.md section 11, answers at once).
             if position in moved or before.questions.get(position) != question:
                 asked[position] = self.version
         self.asked_versions = asked
@@ -894,7 +894,7 @@ class Move(models.Model):
     # What the move's log line tells that its JSON does not hold, public when it was made:
     # a wild's colour before it was moved ({"from": colour}). None for most moves.
     details = models.JSONField(null=True, blank=True, default=None)
-    # Who chose the move: the player, or the site for them (RULES.md section 11).
+    # Who chose the move: the player, or the site for them (docs/rules.md section 11).
     cause = models.CharField(max_length=8, choices=Cause, blank=True, default=Cause.PLAYER)
     created_at = models.DateTimeField(default=timezone.now)
 

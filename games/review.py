@@ -8,7 +8,7 @@ it plus fewer than CHECKPOINT_EVERY moves: a click never replays the whole
 game. Games that ended before reviews existed get theirs on the first visit
 (`ensure_summary`).
 
-Everything is revealed in a review (RULES.md section 10), so its board shows
+Everything is revealed in a review (docs/rules.md section 10), so its board shows
 every hand (`rules.review_view`), or exactly what one player saw
 (`rules.view_for`), drawn by the table's own code (games/board.py).
 """

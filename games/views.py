@@ -104,7 +104,7 @@ def standing_form_html(seat, user):
 def may_watch(user, game):
     """Whether `user` may watch `game`'s table (its page and its socket).
 
-    Everyone may once it has ended (RULES.md section 10); before, a private
+    Everyone may once it has ended (docs/rules.md section 10); before, a private
     game only its host, its players and the users invited to it.
     """
     if not game.private or game.status == Game.Status.FINISHED:
@@ -360,7 +360,7 @@ def waiting_room_url(game):
 
 # --- the review of finished games ------------------------------------------------------------
 # Reviews, records and logs of finished games are open to every logged-in user, as
-# finished games' tables are; a game in progress is reviewed by nobody (RULES.md 10).
+# finished games' tables are; a game in progress is reviewed by nobody (docs/rules.md 10).
 
 GAMES_PER_PAGE = 20
 

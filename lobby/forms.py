@@ -102,7 +102,7 @@ class TableForm(forms.Form):
         ]
 
     def rule_fields(self):
-        """Return the bound fields of the table options (RULES.md section 9)."""
+        """Return the bound fields of the table options (docs/rules.md section 9)."""
         return [self[name] for name in ("enhanced", "built_sets", "wild_moves_cost_a_play")]
 
     def pace_fields(self):

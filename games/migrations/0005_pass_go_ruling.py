@@ -1,4 +1,4 @@
-"""Games begun before the Pass Go ruling (RULES.md section 7) keep the rule they began under.
+"""Games begun before the Pass Go ruling (docs/rules.md section 7) keep the rule they began under.
 
 Before it, a Pass Go went to the discard pile before its 2 cards were drawn,
 so with fewer than 2 cards left to draw it could be shuffled back and drawn.

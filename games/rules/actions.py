@@ -239,7 +239,7 @@ def _play_pass_go(state, seat, move, kind, events):
         )
         draw_cards(state, seat, 2, events)
         return
-    # Ruling (Pass Go, RULES.md section 7): the 2 cards are drawn before the Pass Go goes
+    # Ruling (Pass Go, docs/rules.md section 7): the 2 cards are drawn before the Pass Go goes
     # to the discard pile, so that a reshuffle of an empty draw pile never draws it back.
     state.players[seat].hand.remove(move.card)
     state.plays_left -= 1

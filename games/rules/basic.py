@@ -522,7 +522,7 @@ def cheapest_payment(state, debtor, amount, receiver=-1, costs=None):
     chosen = list(chosen)
     hotels = {s.house: s.hotel for s in player.sets if s.hotel >= 0}
     paid = sum(deck[c].value for c in chosen)
-    # No card that could be left out while still covering the amount (RULES.md section 4).
+    # No card that could be left out while still covering the amount (docs/rules.md section 4).
     while True:
         removable = [
             c

@@ -1,4 +1,4 @@
-"""Simple players: the default player of RULES.md section 11 and a uniformly random one."""
+"""Simple players: the default player of docs/rules.md section 11 and a uniformly random one."""
 
 import random
 

@@ -31,7 +31,7 @@ COLOUR_TABLE = {
 }
 RENT_TABLE = {c: row[2] for c, row in COLOUR_TABLE.items()}
 FULL_SET = {c: len(row[2]) for c, row in COLOUR_TABLE.items()}
-# Houses and Hotels never stand on these (RULES.md section 3).
+# Houses and Hotels never stand on these (docs/rules.md section 3).
 UNBUILDABLE = frozenset((RAILROAD, UTILITY))
 
 # Card categories: what a card can be used for.

@@ -1,4 +1,4 @@
-"""The rules of RULES.md as functions over a GameState: legal moves and their effects.
+"""The rules of docs/rules.md as functions over a GameState: legal moves and their effects.
 
 `apply` validates a move completely before it changes anything, so a rejected
 move (IllegalMove) leaves the state exactly as it was.
@@ -153,7 +153,7 @@ def awaiting(state):
 def questions(state):
     """Return, by seat, what that seat is asked now and the cards it decides from.
 
-    RULES.md section 11 (answers at once): a move is judged against what its
+    docs/rules.md section 11 (answers at once): a move is judged against what its
     player was asked. Two equal questions ask the same thing: a move made while one was
     shown may still be made under the other. A question holds the seat's
     decisions (turn, kind, share, and the Just Say Nos on that share) and its
@@ -487,7 +487,7 @@ def _start_turn(state, events):
 
 
 def default_move(state, seat):
-    """Return the move of RULES.md section 11 for `seat`, or None if nothing waits for it."""
+    """Return the move of docs/rules.md section 11 for `seat`, or None if nothing waits for it."""
     phase = state.phase
     if phase == PLAY:
         return Move(END) if seat == state.current else None

@@ -27,7 +27,7 @@ DISCARD = "discard"  # put cards over 7 at the bottom of the draw pile
 JUST_SAY_NO = "just_say_no"  # answer an action (or a Just Say No) with a Just Say No
 ACCEPT = "accept"  # let it happen: pay, discard the card asked for, or let a cancellation stand
 TRANSFER = "transfer"  # Rent Transfer: another player pays my share
-RESIGN = "resign"  # leave the game for good: a loss (RULES.md 7, Ruling (resign))
+RESIGN = "resign"  # leave the game for good: a loss (docs/rules.md 7, Ruling (resign))
 
 KINDS = (END, BANK, LAY, MOVE_WILD, PLAY, DISCARD, JUST_SAY_NO, ACCEPT, TRANSFER, RESIGN)
 

@@ -115,7 +115,7 @@ def event_for(event, seat=None):
 def review_view(state):
     """Return the spectator's view of `state` with every hand revealed (`view["hands"]`, by seat).
 
-    Only for the review of a game that has ended (RULES.md section 10: then
+    Only for the review of a game that has ended (docs/rules.md section 10: then
     everything is revealed), at any of its positions. The draw pile stays a
     count: its order is never part of a view.
     """

@@ -1,4 +1,4 @@
-"""Paying debts (RULES.md section 4) and the least-overpaying default payment."""
+"""Paying debts (docs/rules.md section 4) and the least-overpaying default payment."""
 
 from .cards import FULL_SET, WILD_ANY
 from .moves import (
@@ -31,7 +31,8 @@ def worth(state, cards):
 
 
 def check_payment(state, debtor, amount, cards):
-    """Raise IllegalMove unless `cards` is a payment of `amount` that RULES.md section 4 allows."""
+    """Raise IllegalMove unless `cards` is a payment of `amount` that docs/rules.md section 4
+    allows."""
     _check_payment(state, debtor, amount, tuple(cards))
 
 
@@ -119,7 +120,7 @@ def pay(state, debtor, receiver, cards, amount, events):
 
 
 def least_overpay(state, debtor, amount):
-    """Return the payment of RULES.md section 11: the valid selection that overpays least.
+    """Return the payment of docs/rules.md section 11: the valid selection that overpays least.
 
     Among selections that overpay equally: fewer table cards (bank cards first),
     then fewer properties (a House or Hotel taken off a set leaves it complete),

@@ -1,6 +1,6 @@
 """Answers that may be given without asking the player (issue 15).
 
-Other players' hands are hidden (RULES.md section 10), and so is whether a
+Other players' hands are hidden (docs/rules.md section 10), and so is whether a
 player holds a Just Say No: an answer that is "forced" only because of what
 the hand lacks must wait for the player exactly as a real choice would, or
 the speed of the answer tells the table. `public_forced_move` finds the
@@ -22,7 +22,7 @@ from .table import holds
 
 # How a player's debts are paid without asking them ("Pay for me").
 ASK = "ask"
-LEAST_OVERPAY = "least"  # the default move of RULES.md section 11
+LEAST_OVERPAY = "least"  # the default move of docs/rules.md section 11
 MONEY_FIRST = "money"  # payment.money_first
 PAY_RULES = {LEAST_OVERPAY: least_overpay, MONEY_FIRST: money_first}
 

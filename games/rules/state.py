@@ -46,12 +46,12 @@ class Rng:
 
 @dataclass(frozen=True)
 class Options:
-    """The table options of RULES.md section 9."""
+    """The table options of docs/rules.md section 9."""
 
     enhanced: bool = False
     built_sets: bool = False
     wild_moves_cost_a_play: bool = False
-    # Not a table option: the rule of the games begun before the Pass Go ruling of RULES.md
+    # Not a table option: the rule of the games begun before the Pass Go ruling of docs/rules.md
     # section 7 (the Pass Go went to the discard pile before the draw). Their move logs
     # replay exactly only under it; no new game gets it (see `new_table_options`).
     pass_go_discards_first: bool = False

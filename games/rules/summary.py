@@ -25,7 +25,7 @@ def new_tally(seat):
     `actions`: action and rent cards played for their effect on the player's
     turn, by card kind id (Double the Rent, House and Hotel included; Just
     Say No and Rent Transfer are answers, counted apart). Money is counted at
-    the value of the cards handed over (no change is given, RULES.md 4):
+    the value of the cards handed over (no change is given, docs/rules.md 4):
     `rent_*` from rent cards, `debts_*` from Debt Collector and It's My
     Birthday. `properties_stolen` counts the property cards the player took
     with Sly Deal, Double Sly Deal, Forced Deal or Deal Breaker (buildings

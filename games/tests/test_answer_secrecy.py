@@ -3,7 +3,7 @@
 Many seeded games are played at random up to a moment where alice can play an
 action aimed at bob. Two copies of that position differ only in bob's hand:
 in one he holds a Just Say No, in the other the same Just Say No lies in the
-draw pile instead (both hidden, RULES.md section 10). alice plays the same
+draw pile instead (both hidden, docs/rules.md section 10). alice plays the same
 action in both, and bob, a scripted player, then accepts it in both. At each
 step, everything alice and a spectator receive (the boards drawn for their
 sockets, their views, the move log with its causes and times, alice's
@@ -117,7 +117,7 @@ def play_both(traveller, alice, bob, charlie, seed, state, move):
         traveller.shift(60)
         now = game.state()
         if any(seat == 1 for seat, _decision, _share in rules.awaiting(now)):
-            # bob accepts whatever he holds: the payment of RULES.md 11 when he must choose.
+            # bob accepts whatever he holds: the payment of docs/rules.md 11 when he must choose.
             answer = rules.default_move(now, 1)
             game.play(1, answer)
         steps.append(received(game, alice, charlie))

@@ -1,4 +1,4 @@
-"""Everyone answers at once (RULES.md section 11): a move is judged against what its player was asked.
+"""Everyone answers at once (docs/rules.md section 11): a move is judged against what its player was asked.
 
 An action aimed at several players (It's My Birthday, an "everyone pays" rent)
 is answered by each of them independently. An answer made from a board that

@@ -1,6 +1,6 @@
 """Hidden information never leaves the server: a whole game scanned page by page and socket by socket.
 
-RULES.md section 10: each player sees their own hand and the public table;
+docs/rules.md section 10: each player sees their own hand and the public table;
 nobody sees another player's hand, the order of the draw pile or the seed.
 Three players (alice, bob, charlie) play a whole enhanced-edition game (the
 edition with every action card) with random legal moves; dave watches. Every
@@ -24,7 +24,7 @@ point the cards U may not see are also dealt out again at random (the same
 number in each hand and in the draw pile) and U's pages fetched once more:
 they must not change at all.
 
-After the game the review may show everything (RULES.md 10); the table and
+After the game the review may show everything (docs/rules.md 10); the table and
 the log stay as each player sees them, and are scanned to the end.
 """
 

@@ -231,7 +231,7 @@ def test_it_tells_the_amount_each_payer_owes_for_rent(colour, doubles, target, t
 
 
 def test_it_tells_the_enhanced_edition_s_rent_with_its_buildings():
-    # Enhanced edition: a House adds 4 and a Hotel 5 (RULES.md section 8).
+    # Enhanced edition: a House adds 4 and a Hotel 5 (docs/rules.md section 8).
     text = "options: enhanced\n" + RENT_POSITION.replace("rent:red/yellow", "rent:dark_blue/green")
     state = position(text)
     rent = card_in(state, "alice", "hand", "rent:dark_blue/green")

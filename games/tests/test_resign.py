@@ -1,4 +1,4 @@
-"""Resigning a game (RULES.md section 7, "Ruling (resign)"): the views and the model."""
+"""Resigning a game (docs/rules.md section 7, "Ruling (resign)"): the views and the model."""
 
 from datetime import timedelta
 

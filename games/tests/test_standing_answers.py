@@ -1,6 +1,6 @@
 """Answers forced by a hidden hand wait for the player; standing answers (issue 15).
 
-alice acts against bob. Whether bob holds a Just Say No is his secret (RULES.md
+alice acts against bob. Whether bob holds a Just Say No is his secret (docs/rules.md
 section 10): an answer he has no choice about is still waited for, unless he
 chose a standing answer that gives it at once.
 """

@@ -28,7 +28,7 @@ def pace(game):
 
 @register.filter
 def options_in_words(game):
-    """Return the table options of RULES.md section 9 as a short phrase."""
+    """Return the table options of docs/rules.md section 9 as a short phrase."""
     options = game.options or {}
     words = [_("Enhanced edition") if options.get("enhanced") else _("Standard rules")]
     if options.get("built_sets"):

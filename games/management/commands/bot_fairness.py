@@ -5,7 +5,7 @@ play on by themselves (their host resigned; the four bots play on), as a
 hostile account would keep the worker busy. The worker is the real one
 (games.worker.run_round, round after round, in a thread of this process, as
 `manage.py worker` runs it); the honest player makes the default move
-(RULES.md section 11) as soon as the game waits for them, through Game.play,
+(docs/rules.md section 11) as soon as the game waits for them, through Game.play,
 and the clock runs from their end of turn until the game waits for them
 again: one whole turn of their bot, PAUSE before each of its moves included.
 

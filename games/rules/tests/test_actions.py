@@ -1,4 +1,4 @@
-"""Scenario tests of the base action cards (RULES.md section 5), Just Say No and multi-target actions."""
+"""Scenario tests of the base action cards (docs/rules.md section 5), Just Say No and multi-target actions."""
 
 import pytest
 
@@ -610,7 +610,7 @@ def test_it_lets_one_player_say_no_to_a_birthday_while_another_pays():
 
 
 def test_it_lets_one_player_pay_a_two_colour_rent_before_another_says_no_to_it():
-    """RULES.md 5: a two-colour rent is answered by each player independently, in any order."""
+    """docs/rules.md 5: a two-colour rent is answered by each player independently, in any order."""
     state = position(
         BIRTHDAY.replace(
             "alice hand: birthday", "alice hand: rent:red/yellow\nalice table: red: red red"

@@ -1,4 +1,5 @@
-"""Scenario tests of winning (RULES.md section 7), what a player sees (10) and the defaults (11)."""
+"""Scenario tests of winning (docs/rules.md section 7), what a player sees (10) and the
+defaults (11)."""
 
 import json
 

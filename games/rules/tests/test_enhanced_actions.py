@@ -1,4 +1,4 @@
-"""Scenario tests of the enhanced edition (RULES.md section 8): its action cards, buildings and goal."""
+"""Scenario tests of the enhanced edition (docs/rules.md section 8): its action cards, buildings and goal."""
 
 import pytest
 
@@ -373,7 +373,8 @@ def test_it_lets_the_new_payer_of_a_rent_transfer_say_no_so_nobody_pays_that_sha
 
 
 def test_it_lets_the_transferrer_say_no_to_the_new_payers_no_so_the_new_payer_pays():
-    """RULES.md 8: the new payer's Just Say No is an answer like any other, and may be answered."""
+    """docs/rules.md 8: the new payer's Just Say No is an answer like any other, and may be
+    answered."""
     state, rent = start_rent(
         TRANSFER.replace("bob hand: rent_transfer", "bob hand: rent_transfer just_say_no")
     )

@@ -1,4 +1,4 @@
-"""Scenario tests of paying a debt (RULES.md section 4)."""
+"""Scenario tests of paying a debt (docs/rules.md section 4)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""What each seat is asked (rules.questions): RULES.md section 11, answers at once."""
+"""What each seat is asked (rules.questions): docs/rules.md section 11, answers at once."""
 
 from games.rules import Move, questions
 from games.rules.position import card_in, position

@@ -1,4 +1,5 @@
-"""Resigning (RULES.md section 7, "Ruling (resign)"): a loss, the seat played by the defaults."""
+"""Resigning (docs/rules.md section 7, "Ruling (resign)"): a loss, the seat played by the
+defaults."""
 
 import random
 

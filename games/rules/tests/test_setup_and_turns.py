@@ -1,4 +1,4 @@
-"""Scenario tests of set-up, turns, the piles and the table options (RULES.md sections 1, 2, 7, 9)."""
+"""Scenario tests of set-up, turns, the piles and the table options (docs/rules.md sections 1, 2, 7, 9)."""
 
 from collections import Counter
 
@@ -26,7 +26,7 @@ ALICE, BOB, CAROL = 0, 1, 2
 
 # --- section 1: the deck ----------------------------------------------------------------------
 
-# Every kind of a base deck: (copies, value), from the tables of RULES.md sections 5 and 6.
+# Every kind of a base deck: (copies, value), from the tables of docs/rules.md sections 5 and 6.
 BASE_DECK = {
     "1M": (6, 1),
     "2M": (5, 2),
@@ -70,7 +70,7 @@ BASE_DECK = {
     "rent:any": (3, 3),
 }
 
-# The 21 cards the enhanced edition adds to each deck (RULES.md section 8).
+# The 21 cards the enhanced edition adds to each deck (docs/rules.md section 8).
 ENHANCED_EXTRA = {
     "jail": (1, 3),
     "double_sly_deal": (1, 4),
@@ -433,7 +433,7 @@ def test_it_ends_in_a_stalemate_after_a_full_round_with_no_card_drawn_or_played(
 
 
 def test_a_turn_skipped_in_jail_is_a_quiet_turn_of_the_round():
-    """RULES.md 7 and 8: a jailed player's skipped turn draws and plays nothing."""
+    """docs/rules.md 7 and 8: a jailed player's skipped turn draws and plays nothing."""
     state = position("""
         players: alice bob carol
         options: enhanced

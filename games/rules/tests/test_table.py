@@ -1,4 +1,4 @@
-"""Scenario tests of the table: sets, complete sets, wilds, buildings and rent (RULES.md section 3)."""
+"""Scenario tests of the table: sets, complete sets, wilds, buildings and rent (docs/rules.md section 3)."""
 
 import pytest
 
@@ -9,7 +9,7 @@ from .helpers import act, bank_of, pick, table_of
 
 ALICE, BOB = 0, 1
 
-# colour: (full set, rent by cards in the set), the table of RULES.md section 3.
+# colour: (full set, rent by cards in the set), the table of docs/rules.md section 3.
 RENT_TABLE = {
     "brown": (2, [1, 2]),
     "light_blue": (3, [1, 2, 3]),
