@@ -74,7 +74,7 @@ def reproducible_deals(request, monkeypatch):
     """
     import random
 
-    from games import models
+    from games.models import game as models
 
     seed = deal_seed(request.node.nodeid)
     request.node.deal_seed = seed
@@ -120,7 +120,7 @@ def without_broadcasts(monkeypatch):
     """
     from contextlib import contextmanager
 
-    from games import models
+    from games.models import game as models
 
     @contextmanager
     def quiet():

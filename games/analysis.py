@@ -22,13 +22,12 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from games import rules
-from games.models import Game, Move
+from games.models import Analysis, Game, Move
 from games.rules.analysis import analyse
 
 log = logging.getLogger(__name__)
@@ -38,60 +37,6 @@ STALE_AFTER = timedelta(minutes=2)  # a claim not refreshed for this long is a d
 
 class AnalysisRefused(Exception):
     """An analysis that cannot be asked for; the message says why."""
-
-
-class Analysis(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
-    status = models.CharField(max_length=8, choices=Status, default=Status.QUEUED, db_index=True)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="analyses_requested",
-    )
-    requested_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # The worker on it ("host:pid") and when it last said so; a stale claim is taken over.
-    worker = models.CharField(max_length=80, blank=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    decisions = models.PositiveIntegerField(default=0)  # the decisions to judge
-    reached = models.PositiveIntegerField(default=0)  # the last move number looked at
-    judged = models.PositiveIntegerField(default=0)  # the decisions looked at so far
-    seconds = models.FloatField(default=0)  # time spent judging
-    # {"n": verdict} (games/rules/analysis.py `judge`), n the move number as a string.
-    verdicts = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["requested_at", "pk"]
-
-    def __str__(self):
-        return f"{self.game_id}: {self.status}"
-
-    @property
-    def pending(self):
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
-
-    def place(self):
-        """Return how many queued analyses come before this one."""
-        return Analysis.objects.filter(
-            status=self.Status.QUEUED, requested_at__lt=self.requested_at
-        ).count()
-
-    def export(self):
-        """Return the analysis as the JSON export shows it."""
-        return {
-            "status": self.status,
-            "decisions": self.decisions,
-            "judged": self.judged,
-            "verdicts": {n: self.verdicts[n] for n in sorted(self.verdicts, key=int)},
-        }
 
 
 def decisions_to_judge(game):

@@ -10,3 +10,5 @@ class GamesConfig(AppConfig):
         from config import sqlite
 
         sqlite.install()
+        # They listen for what a move or a game's end announces (games/models/signals.py).
+        from games import board, review  # noqa: F401

@@ -10,6 +10,7 @@ fragments changed.
 
 from datetime import timedelta
 
+from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
@@ -21,6 +22,8 @@ from games import rules
 from games.game_over import game_over_context
 from games.log import recent_moves, remember_moves
 from games.memo import Memo, moment
+from games.models import Game
+from games.models.signals import move_committed
 from games.presenting import present, view_deck
 
 # The fragments of the table page, by id: those that changed are sent after a move (of the
@@ -97,8 +100,6 @@ _urls = Memo(1024)
 
 def game_at(code, version=None):
     """Return game `code` at `version` if this process holds it, else as it is now (or None)."""
-    from games.models import Game
-
     if version is not None:
         game = _games.find((code, version))
         if game is not None:
@@ -119,6 +120,11 @@ def seats_at(game):
 def state_at(game):
     """Return `game`'s engine state at its version, read once for every viewer: not to change."""
     return _states.get((game.pk, game.code, game.version), game.state)
+
+
+@receiver(move_committed)
+def move_was_committed(sender, game, seats, state, **kwargs):
+    remember(game, seats, state)
 
 
 def remember(game, seats, state):

@@ -16,6 +16,7 @@ every hand (`rules.review_view`), or exactly what one player saw
 import logging
 
 from django.db import transaction
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
@@ -26,6 +27,7 @@ from games.board import player_name
 from games.cardnames import colour_name, kind_name
 from games.log import dealt_state, full_log, move_log, tell_alternatives
 from games.models import Checkpoint, Game
+from games.models.signals import game_ending
 from games.presenting import no_winner_text, present
 from games.rules.state import ABANDONED, RESIGNED
 
@@ -43,6 +45,11 @@ class Unreplayable(Exception):
 
 
 # --- building the review when a game ends -------------------------------------------------------
+
+
+@receiver(game_ending)
+def game_is_ending(sender, game, state, **kwargs):
+    return finish(game, state)
 
 
 def finish(game, state):

@@ -348,7 +348,7 @@ FIRST_SENSIBLE_MOVE = """() => {
 
 
 class Always:
-    """A source of seeds that deals every game from SEED (see games.models.SEEDS)."""
+    """A source of seeds that deals every game from SEED (see games.models.game.SEEDS)."""
 
     def getrandbits(self, _bits):
         return SEED
@@ -357,7 +357,7 @@ class Always:
 @pytest.fixture
 def fixed_deal(monkeypatch):
     """Deal every new game from SEED; requested before live_asgi_server, which inherits it."""
-    from games import models
+    from games.models import game as models
 
     monkeypatch.setattr(models, "SEEDS", Always())
 

@@ -1,4 +1,4 @@
-"""A move's reads and writes, each written once (games/compiled.py, config/statements.py)."""
+"""A move's reads and writes, each written once (games/models/game.py, games/compiled.py, config/statements.py)."""
 
 import random
 from datetime import timedelta
@@ -8,10 +8,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import PlayerStats
-from config.statements import save_many
+from config.statements import insert, save_fields, save_many
 from games import rules
-from games.compiled import insert, locked_game, save_fields, seat_at, table_seats
+from games.compiled import seat_at
 from games.models import Game, Move, Seat
+from games.models.game import locked_game, table_seats
 from games.rules.bots import random_move
 from games.tests.review_helpers import started_game
 

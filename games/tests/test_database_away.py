@@ -54,9 +54,7 @@ def test_it_answers_a_move_posted_while_the_database_is_away_with_a_readable_503
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/", "/games/{code}/"])
-def test_it_answers_readably_when_the_session_cannot_be_read(
-    table_game, alice, monkeypatch, path
-):
+def test_it_answers_readably_when_the_session_cannot_be_read(table_game, alice, monkeypatch, path):
     """The session is read by a middleware, before any view: a lost database is a 503 there too."""
     client = Client(raise_request_exception=False)
     client.force_login(alice)

@@ -192,8 +192,9 @@ def probe(name, function):
 
 
 def install_probes():
-    from games import board, consumers, models, rules, views
+    from games import board, consumers, rules, views
     from games.consumers import GameConsumer
+    from games.models import game as models
 
     views.move = probe("view", views.move)
     views._board_or_redirect = probe("post_render", views._board_or_redirect)

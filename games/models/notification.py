@@ -5,8 +5,6 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
-
 
 class Notification(models.Model):
     """Something a player should know: it is their turn, they were targeted, a game ended ..."""
@@ -20,7 +18,7 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=12, choices=Kind)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
@@ -45,9 +43,9 @@ class Notification(models.Model):
         """
         users = {seat.position: seat.user_id for seat in seats}
         found = []
-        if game.status == Game.Status.FINISHED:
+        if game.status == game.Status.FINISHED:
             found += [cls(user_id=u, game=game, kind=cls.Kind.ENDED) for u in users.values()]
-        if game.pace != Game.Pace.CORRESPONDENCE:
+        if game.pace != game.Pace.CORRESPONDENCE:
             events = newly_awaited = ()
         for event in events:
             if event["type"] == "play" and event.get("targets"):
@@ -72,7 +70,7 @@ class Notification(models.Model):
                         data={"card": "rent_transfer"},
                     )
                 )
-        if game.status == Game.Status.ACTIVE and newly_awaited:
+        if game.status == game.Status.ACTIVE and newly_awaited:
             # One unread "your turn" per game is enough; it is read when the table is opened.
             waiting = {users[p] for p in newly_awaited if not seats[p].absent}
             waiting -= set(

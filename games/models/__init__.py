@@ -1,0 +1,57 @@
+"""The games app's rows: a table and its game (game.py), and what hangs off a game.
+
+- game.py: Game, Seat, Move, Checkpoint, Invitation, and the groups a game tells;
+- notification.py: what a player should know of their games;
+- chat.py: the table chat's messages, mutes and reports;
+- analysis.py: a finished game's post-game analysis;
+- signals.py: what a move or a game's end announces to the layers above.
+
+Imports run one way: these modules import the rules engine, accounts and
+config, never a module of games/ outside this package.
+"""
+
+from games.models.analysis import Analysis
+from games.models.chat import ChatMessage, ChatMute, Report
+from games.models.game import (
+    LOBBY_GROUP,
+    Checkpoint,
+    Game,
+    Invitation,
+    Move,
+    Seat,
+    SeatingError,
+    StaleBoard,
+    broadcast_lobby,
+    broadcast_users,
+    group_name,
+    group_send,
+    new_code,
+    new_seed,
+    new_token,
+    user_group,
+)
+from games.models.notification import Notification
+
+__all__ = [
+    "LOBBY_GROUP",
+    "Analysis",
+    "ChatMessage",
+    "ChatMute",
+    "Checkpoint",
+    "Game",
+    "Invitation",
+    "Move",
+    "Notification",
+    "Report",
+    "Seat",
+    "SeatingError",
+    "StaleBoard",
+    "broadcast_lobby",
+    "broadcast_users",
+    "group_name",
+    "group_send",
+    "new_code",  # the migrations name these three as games.models'
+    "new_seed",
+    "new_token",
+    "user_group",
+]
