@@ -1,5 +1,7 @@
 """The chat and presence over the game socket: each socket gets only what its user may read."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -7,13 +9,14 @@ from channels.testing import WebsocketCommunicator
 from accounts.blocks import block
 from config.asgi import application
 from games import chat, rules
-from games.models import Seat
+from games.models import Game, Seat
 from games.tests.test_consumer import session_headers
+from games.tests.test_socket_moves import at_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def connect(game, user):
+async def open_socket(game, user):
     headers = await sync_to_async(session_headers)(user)
     socket = WebsocketCommunicator(application, f"/ws/games/{game.code}/", headers)
     connected, _code = await socket.connect()
@@ -21,12 +24,66 @@ async def connect(game, user):
     return socket
 
 
-async def everything(socket, quiet=0.5):
-    """Return every message the socket is sent until it has been quiet for `quiet` seconds."""
-    found = []
-    while not await socket.receive_nothing(timeout=quiet):
-        found.append(await socket.receive_from(timeout=5))
-    return "\n".join(found)
+async def connect(game, user):
+    """Return a socket of `user` on the running `game`, past the board its connect sends.
+
+    The board (at the game's current version) is the last frame a connect sends
+    its own socket: presence goes to the others, the rooms only at an ended game.
+    """
+    socket = await open_socket(game, user)
+    version = await Game.objects.filter(pk=game.pk).values_list("version", flat=True).aget()
+    await until(socket, at_version(version))
+    return socket
+
+
+def text(frames):
+    return "\n".join(frames)
+
+
+async def until(socket, predicate, timeout=10):
+    """Return the frames `socket` receives up to the first after which `predicate(their text)` holds.
+
+    Fail if it does not hold within `timeout` seconds.
+    """
+    frames = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not frames or not predicate(text(frames)):
+        try:
+            frames.append(await socket.receive_from(timeout=max(0.0, deadline - loop.time())))
+        except TimeoutError:
+            pytest.fail(f"Not received within {timeout} s; received:\n{text(frames)}")
+    return frames
+
+
+async def said(socket, line):
+    """Return the frames `socket` receives up to the one carrying the chat line `line`.
+
+    What a socket is NOT sent is checked against a line it is sent afterwards:
+    messages of one group reach a socket's channel in the order they were sent,
+    and the socket handles them one at a time, sending each one's frame before
+    reading the next. So a frame for anything announced to the game's group
+    before `line` (another line, a presence change), had one been sent, is
+    among the frames read before `line`'s; so is anything its connect sent.
+    """
+    return await until(socket, lambda got: line in got)
+
+
+def presence(frames):
+    """Return the last presence list among `frames` (which must hold one)."""
+    lists = [frame for frame in frames if 'id="presence"' in frame]
+    assert lists, text(frames)
+    return lists[-1]
+
+
+def here(frames, name):
+    """Whether the last presence list among `frames` shows `name` with the table open."""
+    line = presence(frames).split(f">{name}</span>")[0].rsplit("<li", 1)[1]
+    return 'class="here"' in line
+
+
+def has_presence(got):
+    return 'id="presence"' in got
 
 
 async def post(game, user, text, **fields):
@@ -39,20 +96,18 @@ async def test_it_never_sends_the_spectators_chat_to_a_player_socket_during_the_
 ):
     sockets = [await connect(table_game, user) for user in (alice, bob, charlie)]
     try:
-        for socket in sockets:
-            await everything(socket)
+        assert here(await until(sockets[0], has_presence), "bob")  # alice is told bob came
 
         await post(table_game, charlie, "coaching: bob holds a Just Say No")
-        alice_got, bob_got, charlie_got = [await everything(s) for s in sockets]
-
-        assert "coaching" in charlie_got and 'id="chat-spectators"' in charlie_got
-        assert "coaching" not in alice_got + bob_got
-        assert alice_got == bob_got == ""
-
+        charlie_got = text(await said(sockets[2], "coaching"))
         await post(table_game, alice, "good luck, bob")
-        for socket in sockets:
-            got = await everything(socket)
-            assert "good luck, bob" in got and 'id="chat-players"' in got
+        alice_got, bob_got = [await said(s, "good luck, bob") for s in sockets[:2]]
+
+        assert 'id="chat-spectators"' in charlie_got
+        assert "coaching" not in text(alice_got + bob_got)
+        assert alice_got[:-1] == bob_got[:-1] == []  # nothing at all before alice's line
+        for got in (alice_got, bob_got, await said(sockets[2], "good luck, bob")):
+            assert 'id="chat-players"' in got[-1]
     finally:
         for socket in sockets:
             await socket.disconnect()
@@ -62,25 +117,21 @@ async def test_it_sends_no_spectators_chat_to_a_socket_opened_before_its_user_sa
     alice, bob, charlie
 ):
     """A page opened as a watcher of an open table, then seated: a player once the game runs."""
-    from games.models import Game
-
     game = await sync_to_async(Game.objects.create)(host=alice, seat_count=2)
     await sync_to_async(Seat.objects.create)(game=game, user=alice, position=0)
-    early = await connect(game, bob)  # before bob sits down
+    early = await open_socket(game, bob)  # before bob sits down; an open table sends no board
     try:
-        await everything(early)
         await sync_to_async(Seat.objects.create)(game=game, user=bob, position=1)
         await sync_to_async(game.start)()
-        await everything(early)
+        await until(early, at_version(game.version))
 
         await post(game, charlie, "coaching: play the sly deal on alice's orange")
         await post(game, alice, "good luck, bob")
-        got = await everything(early)
+        got = text(await said(early, "good luck, bob"))  # the players' chat, which bob reads now
     finally:
         await early.disconnect()
 
     assert "coaching" not in got
-    assert "good luck, bob" in got  # the players' chat, which bob reads now
 
 
 async def test_it_does_not_deliver_a_blocked_users_messages_to_the_blocker(
@@ -89,13 +140,11 @@ async def test_it_does_not_deliver_a_blocked_users_messages_to_the_blocker(
     await sync_to_async(block)(alice, bob)
     sockets = [await connect(table_game, user) for user in (alice, charlie)]
     try:
-        for socket in sockets:
-            await everything(socket)
-
         await post(table_game, bob, "you cannot hear me")
+        await post(table_game, alice, "is anyone there?")
 
-        assert "you cannot hear me" not in await everything(sockets[0])
-        assert "you cannot hear me" in await everything(sockets[1])
+        assert "you cannot hear me" not in text(await said(sockets[0], "is anyone there?"))
+        assert "you cannot hear me" in text(await said(sockets[1], "is anyone there?"))
     finally:
         for socket in sockets:
             await socket.disconnect()
@@ -104,9 +153,8 @@ async def test_it_does_not_deliver_a_blocked_users_messages_to_the_blocker(
 async def test_it_escapes_a_message_on_the_socket(table_game, alice, bob):
     socket = await connect(table_game, bob)
     try:
-        await everything(socket)
         await post(table_game, alice, "<img src=x onerror=alert(1)>")
-        got = await everything(socket)
+        got = text(await said(socket, "onerror=alert(1)"))  # escaped or not
         assert "&lt;img src=x onerror=alert(1)&gt;" in got
         assert "<img" not in got
     finally:
@@ -116,19 +164,13 @@ async def test_it_escapes_a_message_on_the_socket(table_game, alice, bob):
 async def test_it_shows_who_has_the_table_open_live(table_game, alice, bob):
     alice_socket = await connect(table_game, alice)
     try:
-        await everything(alice_socket)
-
         bob_socket = await connect(table_game, bob)
-        arrived = await everything(alice_socket)
-        await everything(bob_socket)
+        arrived = await until(alice_socket, has_presence)
         await bob_socket.disconnect()
-        left = await everything(alice_socket)
+        left = await until(alice_socket, has_presence)
 
-        assert 'id="presence"' in arrived
-        bob_line = arrived.split("bob</span>")[0].rsplit("<li", 1)[1]
-        assert 'class="here"' in bob_line
-        bob_line = left.split("bob</span>")[0].rsplit("<li", 1)[1]
-        assert 'class="here"' not in bob_line
+        assert here(arrived, "bob")
+        assert not here(left, "bob")
         seen = await sync_to_async(Seat.objects.get)(game=table_game, user=bob)
         assert seen.seen_at is not None
     finally:
@@ -141,16 +183,17 @@ async def test_it_opens_the_spectators_chat_on_a_players_page_when_the_game_ends
     await post(table_game, charlie, "watching closely")
     socket = await connect(table_game, alice)
     try:
-        assert "watching closely" not in await everything(socket)
+        await post(table_game, alice, "here we go")  # after all the connect sends
+        assert "watching closely" not in text(await said(socket, "here we go"))
 
         await sync_to_async(table_game.play)(1, rules.Move.resign())
-        got = await everything(socket)
+        got = text(await until(socket, lambda got: 'id="chat-rooms"' in got))
 
         assert '<div id="chat-rooms" class="chat-rooms" hx-swap-oob="true">' in got
         rooms = got.split('id="chat-rooms"')[1]
         assert 'id="chat-spectators"' in rooms and "watching closely" in rooms
         await post(table_game, charlie, "well played both")
-        assert "well played both" in await everything(socket)
+        assert "well played both" in text(await said(socket, "well played both"))
     finally:
         await socket.disconnect()
 
@@ -160,9 +203,7 @@ async def test_it_sends_no_message_of_a_room_the_page_does_not_show_yet(
 ):
     socket = await connect(table_game, alice)
     try:
-        await everything(socket)
         message = await post(table_game, charlie, "said as the game ended")
-        await everything(socket)
 
         # The game has ended, but alice's socket has not yet drawn the end (nor the rooms).
         def end_quietly():
@@ -171,8 +212,9 @@ async def test_it_sends_no_message_of_a_room_the_page_does_not_show_yet(
 
         await sync_to_async(end_quietly)()
         await sync_to_async(chat.announce)(table_game.code, message.pk)
+        await post(table_game, alice, "good game")  # the players' chat, which alice reads
 
-        assert "said as the game ended" not in await everything(socket)
+        assert "said as the game ended" not in text(await said(socket, "good game"))
     finally:
         await socket.disconnect()
 
@@ -184,17 +226,16 @@ async def test_it_does_not_deliver_a_blocked_spectators_messages_to_a_spectator_
     await sync_to_async(block)(charlie, dave)
     sockets = [await connect(table_game, user) for user in (charlie, dave, bob)]
     try:
-        for socket in sockets:
-            await everything(socket)
-
         await post(table_game, dave, "spectator you blocked")
         await post(table_game, charlie, "the blocker said this")
-        charlie_got, dave_got, bob_got = [await everything(s) for s in sockets]
+        await post(table_game, bob, "over to the players")  # which every socket reads
+        charlie_got, dave_got, bob_got = [await said(s, "over to the players") for s in sockets]
 
-        assert "spectator you blocked" not in charlie_got
-        assert "the blocker said this" in charlie_got
-        assert "spectator you blocked" in dave_got and "the blocker" in dave_got
-        assert bob_got == ""  # a player: the spectators' chat is not theirs while the game runs
+        assert "spectator you blocked" not in text(charlie_got)
+        assert "the blocker said this" in text(charlie_got)
+        assert "spectator you blocked" in text(dave_got) and "the blocker" in text(dave_got)
+        # A player: the spectators' chat is not theirs while the game runs.
+        assert bob_got[:-1] == []
     finally:
         for socket in sockets:
             await socket.disconnect()
@@ -208,6 +249,9 @@ async def test_it_announces_a_player_once_however_many_tabs_they_open_and_close(
     (With a hundred sockets on one table, announcing every socket's arrival
     queued thousands of messages in the server: each socket's presence list
     read again for nothing.)
+
+    A line said after a socket opens reaches it only once its connect (which
+    announces its player) is over.
     """
     from games import chat_socket
 
@@ -222,20 +266,23 @@ async def test_it_announces_a_player_once_however_many_tabs_they_open_and_close(
     monkeypatch.setattr(chat_socket, "group_send", counting)
     alice_socket = await connect(table_game, alice)
     try:
-        await everything(alice_socket)
+        await post(table_game, alice, "first")
+        alice_got = await said(alice_socket, "first")
         assert len(announced) == 1  # alice arrives
         first = await connect(table_game, bob)
-        await everything(first)
+        await post(table_game, bob, "second")
+        await said(first, "second")
         second = await connect(table_game, bob)
-        await everything(second)
+        await post(table_game, bob, "third")
+        await said(second, "third")
         assert len(announced) == 2  # bob arrives, once
         await first.disconnect()
         assert len(announced) == 2  # bob is still here
-        bob_line = (await everything(alice_socket)).split("bob</span>")[0].rsplit("<li", 1)[1]
-        assert 'class="here"' in bob_line
+        await post(table_game, bob, "fourth")
+        alice_got += await said(alice_socket, "fourth")
+        assert here(alice_got, "bob")
         await second.disconnect()
         assert len(announced) == 3  # bob is gone
-        bob_line = (await everything(alice_socket)).split("bob</span>")[0].rsplit("<li", 1)[1]
-        assert 'class="here"' not in bob_line
+        assert not here(await until(alice_socket, has_presence), "bob")
     finally:
         await alice_socket.disconnect()

@@ -1,5 +1,8 @@
 """The lobby socket draws a burst of changes once, and the open tables once for all its sockets."""
 
+import asyncio
+import secrets
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -19,15 +22,64 @@ def half_second(settings):
     settings.LOBBY_RENDER_SECONDS = 0.5
 
 
-async def receive_all(socket, quiet=1.0):
-    """Return the frames `socket` receives until it has been quiet for `quiet` seconds."""
+BARRIER = "lobby.barrier"  # a message only the hub reads, which it ignores
+
+
+@pytest.fixture
+def hub_reads(monkeypatch):
+    """Return {barrier id: asyncio.Event}: each set once the lobby hub has read that barrier.
+
+    The channel layer's receive is wrapped before the test's first socket starts
+    the hub (the root conftest.py gives every test a fresh layer and hub).
+    """
+    layer = get_channel_layer()
+    barriers = {}
+    real = layer.receive
+
+    async def receive(channel):
+        message = await real(channel)
+        if message.get("type") == BARRIER:
+            barriers[message["id"]].set()
+        return message
+
+    monkeypatch.setattr(layer, "receive", receive)
+    return barriers
+
+
+async def sent_until(socket, arrived, hub_reads, timeout=10):
+    """Return the frames `socket` receives until `arrived(their text)` holds, and all the hub
+    sends it after them for the changes made so far.
+
+    The hub reads its channel in order: once it has read a barrier sent to the
+    lobby group now, it has read every "lobby.updated" sent before, and heard
+    each (a flush under way, due or done; LobbyHub.list_changed). Once its flush
+    task is done too, every frame it sends for them is on the socket's queue
+    (the hub puts each there before going on): those are taken without waiting.
+    """
     frames = []
-    while not await socket.receive_nothing(timeout=quiet):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    try:
+        while not arrived("".join(frames)):
+            frames.append(await socket.receive_from(timeout=max(0.0, deadline - loop.time())))
+        barrier = secrets.token_hex(8)
+        hub_reads[barrier] = asyncio.Event()
+        await get_channel_layer().group_send(LOBBY_GROUP, {"type": BARRIER, "id": barrier})
+        async with asyncio.timeout(max(0.0, deadline - loop.time())):
+            await hub_reads[barrier].wait()
+            flush = consumers.HUB.flush_task
+            if flush is not None and flush.get_loop() is loop:
+                await asyncio.wait([flush])  # not cancelled with this wait
+    except TimeoutError:
+        pytest.fail(f"Not sent within {timeout} s; sent:\n{''.join(frames)}")
+    while not await socket.receive_nothing(timeout=0):
         frames.append(await socket.receive_from())
     return frames
 
 
-async def test_it_sends_a_burst_of_new_tables_as_rows_not_lists(alice, bob, charlie, half_second):
+async def test_it_sends_a_burst_of_new_tables_as_rows_not_lists(
+    alice, bob, charlie, half_second, hub_reads
+):
     first = await sync_to_async(open_table)(charlie)
     socket, connected = await connect("/ws/lobby/", await sync_to_async(logged_in)(charlie))
     try:
@@ -38,7 +90,9 @@ async def test_it_sends_a_burst_of_new_tables_as_rows_not_lists(alice, bob, char
             games.append(await sync_to_async(open_table)(host))
             await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.updated"})
 
-        frames = await receive_all(socket)
+        frames = await sent_until(
+            socket, lambda sent: all(f'id="table-{g.code}"' in sent for g in games), hub_reads
+        )
     finally:
         await socket.disconnect()
 
@@ -55,7 +109,7 @@ async def test_it_sends_a_burst_of_new_tables_as_rows_not_lists(alice, bob, char
 
 
 async def test_it_sends_the_rows_that_changed_and_deletes_the_rows_that_went(
-    alice, bob, charlie, half_second
+    alice, bob, charlie, half_second, hub_reads
 ):
     joined = await sync_to_async(open_table)(alice)
     started = await sync_to_async(open_table)(bob, alice, seat_count=2)
@@ -66,7 +120,11 @@ async def test_it_sends_the_rows_that_changed_and_deletes_the_rows_that_went(
         await sync_to_async(joined.join)(bob)  # each broadcasts its change
         await sync_to_async(started.start)()
 
-        sent = "".join(await receive_all(socket))
+        gone = f'<tr id="table-{started.code}" hx-swap-oob="delete"></tr>'
+        changed = f'<tr id="table-{joined.code}" hx-swap-oob="true">'
+        sent = "".join(
+            await sent_until(socket, lambda sent: gone in sent and changed in sent, hub_reads)
+        )
     finally:
         await socket.disconnect()
 
@@ -95,7 +153,7 @@ async def test_it_marks_the_new_rows_of_each_socket_for_its_own_user(alice, bob,
     assert "Your table" not in bob_sees and reverse("lobby:join", args=[game.code]) in bob_sees
 
 
-async def test_it_never_sends_a_private_table(alice, bob, half_second):
+async def test_it_never_sends_a_private_table(alice, bob, half_second, hub_reads):
     await sync_to_async(open_table)(bob)
     socket, connected = await connect("/ws/lobby/", await sync_to_async(logged_in)(bob))
     try:
@@ -104,7 +162,7 @@ async def test_it_never_sends_a_private_table(alice, bob, half_second):
         public = await sync_to_async(open_table)(alice)
         await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.updated"})
 
-        sent = "".join(await receive_all(socket))
+        sent = "".join(await sent_until(socket, lambda sent: public.code in sent, hub_reads))
     finally:
         await socket.disconnect()
 
