@@ -6,7 +6,14 @@ import pytest
 
 from conftest import open_page
 from games.chat import ChatMessage, Report
-from games.tests.test_browser_axe import MID_GAME, playing_game, settled, severe_violations
+from games.tests.test_browser_axe import (
+    MID_GAME,
+    NARROW,
+    SOCKETS_HEARD,
+    playing_game,
+    settled,
+    severe_violations,
+)
 
 SHOTS = Path("/tmp/shots-chat2")
 SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -41,7 +48,9 @@ def test_it_finds_no_serious_axe_violation_on_a_table_with_chat(
     game = table_with_chat(alice, bob, charlie, without_broadcasts)
     found = {}
     for name, user in (("player", alice), ("spectator", charlie)):
-        page, errors = open_page(browser, live_asgi_server, user, f"/games/{game.code}/")
+        page, errors = open_page(
+            browser, live_asgi_server, user, f"/games/{game.code}/", init_script=SOCKETS_HEARD
+        )
         settled(page)
         assert page.locator("#chat .chat-message").count() >= 4
         assert page.locator("html").get_attribute("lang") == language
@@ -49,7 +58,7 @@ def test_it_finds_no_serious_axe_violation_on_a_table_with_chat(
         page.screenshot(path=SHOTS / f"axe-table-chat-{name}-{language}.png", full_page=True)
         # Narrow: nothing scrolls sideways, the long words of the chat included.
         page.set_viewport_size({"width": 320, "height": 700})
-        page.wait_for_timeout(100)
+        page.wait_for_function(NARROW)  # resized: reading scrollWidth lays the page out anew
         found[name]["sideways-at-320px"] = page.evaluate(SIDEWAYS) > 0 or None
         page.locator("#chat").scroll_into_view_if_needed()
         page.screenshot(path=SHOTS / f"table-chat-320-{name}-{language}.png")
@@ -66,7 +75,13 @@ def test_it_fits_the_chat_panel_at_200_percent_zoom(
     SHOTS.mkdir(exist_ok=True)
     game = table_with_chat(alice, bob, charlie, without_broadcasts)
     page, errors = open_page(
-        browser, live_asgi_server, alice, f"/games/{game.code}/", viewport=(640, 450), scale=2
+        browser,
+        live_asgi_server,
+        alice,
+        f"/games/{game.code}/",
+        viewport=(640, 450),
+        scale=2,
+        init_script=SOCKETS_HEARD,
     )
     settled(page)
     page.locator("#chat-text").focus()

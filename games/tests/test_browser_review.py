@@ -6,6 +6,33 @@ from playwright.sync_api import expect
 from conftest import open_page
 from games.tests.review_helpers import stored_game
 
+# Set before the page's scripts: counts the intervals review.js has running (autoplay's).
+AUTOPLAY_INTERVALS = """
+(() => {
+  const running = new Set();
+  const setInterval_ = window.setInterval;
+  const clearInterval_ = window.clearInterval;
+  window.setInterval = function (...args) {
+    const id = setInterval_(...args);
+    if (String(new Error().stack).includes("/js/review.js")) running.add(id);
+    return id;
+  };
+  window.clearInterval = function (id) {
+    running.delete(id);
+    return clearInterval_(id);
+  };
+  window.autoplayIntervals = () => running.size;
+})();
+"""
+
+# Paused and still: the button offers to play again (review.js's stop() clears the interval and
+# then says so), and no step is on its way (htmx swaps a response in before it takes the
+# htmx-request class away).
+PAUSED = """() => {
+  const button = document.querySelector(".js-autoplay");
+  return button.textContent === button.dataset.play && !document.querySelector(".htmx-request");
+}"""
+
 
 def shown_move(page):
     return int(page.get_attribute("#review-position", "data-move"))
@@ -18,7 +45,11 @@ def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
     game = stored_game([alice, bob], seed=9)
     total = game.moves.count()
     page, errors = open_page(
-        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=10"
+        browser,
+        live_asgi_server,
+        alice,
+        f"/games/{game.code}/review/?move=10",
+        init_script=AUTOPLAY_INTERVALS,
     )
     page.wait_for_selector('#review-position[data-move="10"]')
     board = page.inner_html("#board")
@@ -48,9 +79,11 @@ def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
         "() => Number(document.getElementById('review-position').dataset.move) >= 3",
         timeout=10_000,
     )
+    assert page.evaluate("window.autoplayIntervals()") == 1
     page.click(".js-autoplay")  # pause
     paused = shown_move(page)
-    page.wait_for_timeout(1_000)
+    page.wait_for_function(PAUSED, timeout=10_000)
+    assert page.evaluate("window.autoplayIntervals()") == 0  # nothing steps on
     assert shown_move(page) in (paused, paused + 1)  # at most the request in flight lands
     assert errors == []
     page.context.close()

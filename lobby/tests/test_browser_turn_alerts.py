@@ -1,7 +1,7 @@
 """Turn alerts in real browsers: the tab title, the icon, and the optional sound and notification."""
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
 from conftest import open_page
 from games.tests.helpers import set_position
@@ -48,6 +48,51 @@ window.AudioContext = function () {
   }, node);
 };
 """
+
+# Set before the page loads: counts the timers alerts.js has set that have not run yet. An
+# alert it gathers waits in one (GATHER_MS): while none is left, no tone or notification is
+# on its way.
+ALERT_TIMERS = """
+window.alertTimersSet = 0;
+(() => {
+  const pending = new Set();
+  const setTimeout_ = window.setTimeout;
+  const clearTimeout_ = window.clearTimeout;
+  window.setTimeout = function (callback, delay, ...args) {
+    if (!String(new Error().stack).includes("/js/alerts.js")) {
+      return setTimeout_(callback, delay, ...args);
+    }
+    const id = setTimeout_(function () {
+      pending.delete(id);
+      return callback.apply(this, arguments);
+    }, delay, ...args);
+    pending.add(id);
+    window.alertTimersSet += 1;
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    pending.delete(id);
+    return clearTimeout_(id);
+  };
+  window.alertTimersPending = () => pending.size;
+})();
+"""
+
+# The move's news all shown: on a table the game's socket says it awaits me
+# (#status[data-awaiting-me]) and /ws/me/ draws the header's badge; the home tab has only the
+# badge. With both in, alerts.js has called for an alert for each: a second call within
+# GATHER_MS joins the first, a later one falls in the QUIET_MS after it. So once the tone has
+# played (when the alerts are on) and no timer of alerts.js is left, no other alert can come
+# from this move.
+ALL_NEWS_TOLD = """([table, sounding]) =>
+  (!table || !!document.querySelector('#status[data-awaiting-me="true"]'))
+  && !!document.querySelector('#nav-your-turn .badge')
+  && (!sounding || window.alertsSeen.tones > 0)
+  && window.alertTimersPending() === 0"""
+
+
+def all_news_told(page, table, sounding):
+    page.wait_for_function(ALL_NEWS_TOLD, arg=[table, sounding], timeout=10_000)
 
 
 @pytest.fixture
@@ -126,6 +171,29 @@ def test_it_says_so_on_other_pages_from_the_header_badge(
     bob_page.context.close()
 
 
+def loaded_with_its_icon(page, navigate):
+    """Run `navigate` (a reload or goto: they return after the load event, by when every file
+    the page names has come); return once the browser has fetched the page's icon, which it
+    asks for after that event (as a navigation starts it may ask for the last page's again:
+    that one does not count).
+
+    A browser does not ask again for an icon it found missing: then nothing comes, and the
+    test's assertions say what was missing.
+    """
+    loaded, navigated = [], []
+    page.once("load", lambda _: loaded.append(True))
+    icon = page.expect_response(
+        lambda response: bool(loaded) and "favicon" in response.url, timeout=10_000
+    )
+    try:
+        with icon:
+            navigate()
+            navigated.append(True)
+    except PlaywrightTimeoutError:
+        if not navigated:
+            raise
+
+
 @pytest.mark.django_db(transaction=True)
 def test_it_finds_the_icon_and_no_missing_file(
     live_asgi_server, browser, alice, bob, waiting_for_alice
@@ -153,10 +221,8 @@ def test_it_finds_the_icon_and_no_missing_file(
     icons = []
     page.on("response", lambda r: icons.append(r.status) if "favicon" in r.url else None)
 
-    page.reload()
-    page.wait_for_load_state("networkidle")
-    page.goto(live_asgi_server + game.get_absolute_url())
-    page.wait_for_load_state("networkidle")
+    loaded_with_its_icon(page, page.reload)
+    loaded_with_its_icon(page, lambda: page.goto(live_asgi_server + game.get_absolute_url()))
     icon = page.request.get(live_asgi_server + "/favicon.ico")
 
     assert failed == []
@@ -174,7 +240,9 @@ def test_it_plays_a_sound_and_notifies_once_when_a_hidden_page_starts_waiting(
     bob.turn_sound = bob.turn_browser_notification = True
     bob.save()
     alice_page, alice_errors = open_table(browser, live_asgi_server, alice, game)
-    bob_table, table_errors = open_table(browser, live_asgi_server, bob, game, HIDDEN_AND_RECORDING)
+    bob_table, table_errors = open_table(
+        browser, live_asgi_server, bob, game, HIDDEN_AND_RECORDING + ALERT_TIMERS
+    )
     bob_home = bob_table.context.new_page()  # the same browser, another tab
     bob_home.goto(live_asgi_server + "/")
     bob_home.wait_for_function("() => window.socketsOpen.includes('/ws/me/')", timeout=10_000)
@@ -182,9 +250,9 @@ def test_it_plays_a_sound_and_notifies_once_when_a_hidden_page_starts_waiting(
     alice_page.click("button.move-end")  # bob's turn: both of his tabs are told, once each
 
     expect(bob_table).to_have_title(TURN_TITLE, timeout=10_000)
-    for page in (bob_table, bob_home):
-        page.wait_for_function("() => window.alertsSeen.tones > 0", timeout=10_000)
-    bob_table.wait_for_timeout(1500)  # time for the second socket's news, gathered into one
+    all_news_told(bob_table, table=True, sounding=True)
+    all_news_told(bob_home, table=False, sounding=True)
+    assert bob_table.evaluate("window.alertTimersSet") > 0  # the tone came from a timer counted
     table_seen = bob_table.evaluate("window.alertsSeen")
     home_seen = bob_home.evaluate("window.alertsSeen")
     assert table_seen == {
@@ -208,12 +276,14 @@ def test_it_stays_silent_when_the_alerts_are_off(
 ):
     game = waiting_for_alice
     alice_page, alice_errors = open_table(browser, live_asgi_server, alice, game)
-    bob_page, bob_errors = open_table(browser, live_asgi_server, bob, game, HIDDEN_AND_RECORDING)
+    bob_page, bob_errors = open_table(
+        browser, live_asgi_server, bob, game, HIDDEN_AND_RECORDING + ALERT_TIMERS
+    )
 
     alice_page.click("button.move-end")
 
     expect(bob_page).to_have_title(TURN_TITLE, timeout=10_000)
-    bob_page.wait_for_timeout(1500)
+    all_news_told(bob_page, table=True, sounding=False)
     assert bob_page.evaluate("window.alertsSeen") == {
         "notifications": [],
         "tones": 0,
