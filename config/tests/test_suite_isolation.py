@@ -55,11 +55,24 @@ def test_every_barrier_and_event_wait_in_the_tests_has_a_timeout():
     unbounded = []
     for path in suite_modules():
         tree = ast.parse(path.read_text())
-        bounded = {  # asyncio's waits take no timeout: they are bounded by wait_for
+        # asyncio's waits take no timeout: they are bounded by wait_for or by being
+        # inside `async with asyncio.timeout(...)`.
+        bounded = {
             id(arg)
             for node in ast.walk(tree)
             if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("wait_for")
             for arg in node.args[:1]
+        } | {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.AsyncWith)
+            and any(
+                isinstance(item.context_expr, ast.Call)
+                and ast.unparse(item.context_expr.func) == "asyncio.timeout"
+                for item in node.items
+            )
+            for statement in node.body
+            for inner in ast.walk(statement)
         }
         for node in ast.walk(tree):
             if (
