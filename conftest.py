@@ -57,6 +57,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name.startswith("test_browser_"):
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("one_database") and item.get_closest_marker("every_database"):
+            raise pytest.UsageError(f"{item.nodeid}: one_database and every_database both")
 
 
 def deal_seed(nodeid):

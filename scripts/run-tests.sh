@@ -7,7 +7,9 @@
 #   2. throwaway PostgreSQL and Redis servers on free loopback ports:
 #      everything except the rules engine's own tests, which touch neither,
 #      and the browser tests (marked `browser`), whose pages are the same on
-#      either database, but those marked `every_database`; the `redis` tests
+#      either database, but those marked `every_database`, and the tests marked
+#      `one_database` (what they check cannot depend on the database: the
+#      source read as text, engine states drawn as pages); the `redis` tests
 #      included. Without extra arguments,
 #      this run fails if it finds no `redis` test at all.
 # Each run ends with its 25 slowest tests. Extra arguments go to both pytest
@@ -98,7 +100,8 @@ if [ $# -eq 0 ]; then
         postgres_status=1
     fi
 fi
-"$PYTHON" -m pytest "${PARALLEL[@]}" -m "not browser or every_database" --ignore=games/rules/tests "$@" \
+"$PYTHON" -m pytest "${PARALLEL[@]}" -m "(not browser or every_database) and not one_database" \
+    --ignore=games/rules/tests "$@" \
     || postgres_status=$?
 
 echo "=== SQLite run: exit $sqlite_status; PostgreSQL + Redis run: exit $postgres_status"

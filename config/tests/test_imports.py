@@ -9,7 +9,11 @@ import ast
 from functools import cache
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+
+# The SQLite run only: the source read as text.
+pytestmark = pytest.mark.one_database
 
 ROOT = Path(settings.BASE_DIR)
 SKIPPED = {".venv", ".git", "node_modules", "staticfiles", "test-artifacts"}

@@ -14,6 +14,11 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
+# The SQLite run only: the source and docs read as text.
+pytestmark = pytest.mark.one_database
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs/rules.md"
 # This file plants bad citations in its own examples: the walk leaves it out.

@@ -7,6 +7,11 @@ replace the root conftest's resets or wait for ever.
 import ast
 from pathlib import Path
 
+import pytest
+
+# The SQLite run only: the test suite read as text.
+pytestmark = pytest.mark.one_database
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("accounts", "config", "games", "lobby")
 

@@ -13,6 +13,9 @@ from games.presenting import present
 from games.rules.bots import play_random_game
 from games.rules.state import Options
 
+# The SQLite run only: engine states drawn as the table: no database.
+pytestmark = pytest.mark.one_database
+
 CARD_FIELDS = re.compile(r'data-card="(\d+)"|name="cards?" value="(\d+)"')
 
 

@@ -13,6 +13,9 @@ from games.rules.bots import play_random_game
 from games.rules.position import card_in, position
 from games.rules.state import Options
 
+# The SQLite run only: engine states drawn as menus: no database.
+pytestmark = pytest.mark.one_database
+
 
 def menus(table):
     """Yield (menu name, [labels]) for every menu of a presented table."""

@@ -282,6 +282,9 @@ def three_player_game(alice, bob, charlie):
     )
 
 
+# The pages are drawn from the game's state, the same on either database: the SQLite run only.
+# The sockets' test below runs on both, the Redis layer being what carries their frames.
+@pytest.mark.one_database
 @pytest.mark.django_db
 def test_it_shows_no_one_what_they_may_not_see_through_a_whole_game(
     three_player_game, alice, bob, charlie, dave, traveller, mailoutbox

@@ -1,7 +1,11 @@
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
+
+# The SQLite run only: the engine imported without Django.
+pytestmark = pytest.mark.one_database
 
 # The rules engine must stay plain Python: importing it may not pull in Django.
 CHECK = (

@@ -4,6 +4,9 @@ from django.utils import translation
 from games.models import Game
 from lobby.templatetags.tables import options_in_words, pace
 
+# The SQLite run only: options put in words: no database.
+pytestmark = pytest.mark.one_database
+
 
 @pytest.fixture(autouse=True)
 def english():

@@ -57,7 +57,7 @@ def try_move(state, seat, move):
 def test_it_rejects_random_moves_without_changing_anything(players, enhanced):
     rng = random.Random(players * 31 + enhanced)
     rejected = 0
-    for _game in range(6):
+    for _game in range(3):
         state = new_game(players, rng.getrandbits(32), Options(enhanced=enhanced))
         while not state.over:
             for _try in range(8):

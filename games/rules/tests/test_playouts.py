@@ -10,7 +10,7 @@ from games.rules.state import Options
 
 from .invariants import check_invariants, check_round_trip, check_views
 
-GAMES = 2000
+GAMES = 1000
 OPTIONS = [
     Options(),
     Options(wild_moves_cost_a_play=True),
@@ -30,7 +30,10 @@ def play_checked(players, seed, options, check_views_every=1):
     def check(state, seat, move, _events):
         log.append((seat, move))
         check_invariants(state)
-        sizes.append(check_round_trip(state))
+        # A built-sets game can run to a stalemate of 10,000 moves and more, repeating itself:
+        # the JSON round trip after every move of the first thousand, then a sample.
+        if len(log) < 1000 or len(log) % 13 == 0:
+            sizes.append(check_round_trip(state))
         # Views cost a render per seat: every move early on, then a sample.
         if len(log) % (check_views_every if len(log) < 300 else 97) == 0:
             check_views(state)
@@ -47,9 +50,9 @@ def play_checked(players, seed, options, check_views_every=1):
     "options", OPTIONS, ids=lambda o: "-".join(k for k, v in o.to_json().items() if v) or "base"
 )
 def test_it_keeps_invariants_in_random_playouts(players, options):
-    games = 24 if players <= 5 else 8
+    games = 8 if players <= 5 else 3
     if options.built_sets:
-        games //= 8  # random players rarely build four sets: these games run to a stalemate
+        games = 1  # random players rarely build four sets: these games run to a stalemate
     reasons = set()
     for game in range(games):
         state, largest = play_checked(
@@ -79,7 +82,7 @@ PARTS = 4
 
 
 @pytest.mark.parametrize("part", range(PARTS))
-def test_it_keeps_the_table_invariants_over_thousands_of_games(part):
+def test_it_keeps_the_table_invariants_over_a_thousand_games(part):
     reasons = {}
     size = GAMES // PARTS
     for game in range(part * size, (part + 1) * size):
