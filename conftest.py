@@ -255,7 +255,7 @@ def open_page(
 
 
 # Counts the messages a table's socket delivered, and among them the whole boards (a
-# connect's first message holds every fragment, the hand's included: games/consumers.py).
+# connect's first message holds every fragment, the hand's included: games/live/consumers.py).
 COUNT_BOARDS = (
     "document.addEventListener('htmx:wsAfterMessage', (event) => { "
     "window.boardsReceived = (window.boardsReceived || 0) + 1; "

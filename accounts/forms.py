@@ -200,7 +200,7 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
 
 
 class VacationForm(forms.Form):
-    """How many whole days of vacation to take, starting now (games/vacation.py)."""
+    """How many whole days of vacation to take, starting now (games/play/vacation.py)."""
 
     days = forms.IntegerField(
         label=_("Days of vacation, starting now"),

@@ -101,7 +101,7 @@ class User(AbstractUser):
         ),
     )
 
-    # Table chat (games/chat.py): off in every game; a game's own switch is games.ChatMute.
+    # Table chat (games/chat/messages.py): off in every game; a game's own switch is games.ChatMute.
     chat_off = models.BooleanField(
         _("chat off"),
         default=False,
@@ -109,7 +109,7 @@ class User(AbstractUser):
     )
 
     # A computer player's level ("random", "basic" or "strong", games/rules/bots.py); empty
-    # for a person. Bot accounts are made by games.bots and cannot log in.
+    # for a person. Bot accounts are made by games.play.bots and cannot log in.
     bot_level = models.CharField(_("computer level"), max_length=10, blank=True, editable=False)
 
     objects = UserManager()  # the signed-in user read with a statement compiled once
@@ -331,7 +331,7 @@ class VacationQuerySet(models.QuerySet):
 
 
 class Vacation(models.Model):
-    """Whole days off correspondence games: their clocks stop and they wait (games/vacation.py).
+    """Whole days off correspondence games: their clocks stop and they wait (games/play/vacation.py).
 
     A vacation starts when it is declared; ended early, its `ends_at` becomes
     that moment and `days` the whole days begun.
@@ -355,7 +355,7 @@ class Vacation(models.Model):
 
 
 class BotStrength(models.Model):
-    """A measured figure of one computer level against another (games/ladder.py, the arena).
+    """A measured figure of one computer level against another (games/play/ladder.py, the arena).
 
     Stored as measured, with its date: the profile of a bot shows its level's
     latest figures, so that a player can see how strong each level is.

@@ -10,7 +10,7 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-# Computer players are accounts named bot-<level>-<n> (games/bots.py). A
+# Computer players are accounts named bot-<level>-<n> (games/play/bots.py). A
 # person may not take a name of that shape, whatever its case or separator, so
 # that nobody can pass for a computer player (a computer is recognised by its
 # User.bot_level, never by its name).

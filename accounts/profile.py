@@ -17,9 +17,9 @@ from accounts.models import (
 from config import statements
 from config.dates import date_text
 from config.links import link
-from games.cardnames import kind_name
-from games.lists import RESULTS, Row, seated
+from games.history.lists import RESULTS, Row, seated
 from games.models import Seat
+from games.table.cardnames import kind_name
 
 HISTORY_POINTS = 200  # rating history drawn per edition
 LEADERBOARD_MIN_GAMES = 10
@@ -157,7 +157,7 @@ def _last_seats(user_id, count):
 def games_together(user, other):
     """Return the finished games of `user` with `other`, as GameTogether rows (together_history).
 
-    Read newest first by (ended_at, game) a page at a time (games.keyset).
+    Read newest first by (ended_at, game) a page at a time (games.history.keyset).
     """
     return GameTogether.objects.filter(user=user, opponent=other)
 

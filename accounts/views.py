@@ -39,10 +39,10 @@ from accounts.profile import (
 )
 from config.dates import date_text
 from config.links import link
-from games import bots, vacation as vacations
-from games.keyset import Listed, requested_page
-from games.lists import Row
+from games.history.keyset import Listed, requested_page
+from games.history.lists import Row
 from games.models import Game
+from games.play import bots, vacation as vacations
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from config import mailbox  # noqa: E402
 from config.echo import EchoConsumer  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
 from config.socket_auth import SocketAuthMiddleware  # noqa: E402
-from games.consumers import GameConsumer  # noqa: E402
-from games.worker import run_inside_server  # noqa: E402
+from games.live.consumers import GameConsumer  # noqa: E402
+from games.play.worker import run_inside_server  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402
 
 # Socket routes (the game consumer) are added here as the apps grow them.

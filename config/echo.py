@@ -3,12 +3,12 @@
 It measures what a round trip through Daphne and a synchronous consumer costs
 with nothing else: no channel layer, no database, no rendering. Only
 logged-in users may open one, within the bounds of every socket
-(games/sockets.py); unused, it costs nothing.
+(games/live/sockets.py); unused, it costs nothing.
 """
 
 from channels.generic.websocket import WebsocketConsumer
 
-from games.sockets import SelfChecking
+from games.live.sockets import SelfChecking
 
 
 class EchoConsumer(SelfChecking, WebsocketConsumer):

@@ -50,7 +50,7 @@ class LeanChannelLayer(InMemoryChannelLayer):
         """Deliver `channel`'s messages straight into `inbox` (a socket's Mailbox) from now on.
 
         A socket that reads its client, its timers and its channel from one
-        inbox needs no receive waiting on the channel (games/sockets.py).
+        inbox needs no receive waiting on the channel (games/live/sockets.py).
         """
         self.inboxes[channel] = inbox
         loop = asyncio.get_running_loop()

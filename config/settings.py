@@ -234,12 +234,12 @@ else:
 # The worker (timeouts, bot moves, emails) broadcasts its moves through the
 # channel layer. The in-memory layer reaches only the sockets of the process
 # that sends, so without Redis the worker runs inside the web server process
-# (games/worker.py); with Redis it is a process of its own (manage.py worker,
+# (games/play/worker.py); with Redis it is a process of its own (manage.py worker,
 # started by manage.py serve).
 WORKER_IN_SERVER = envbool("WORKER_IN_SERVER", not env("REDIS_URL"))
 
 # Vacation of correspondence players: whole days a calendar year, each vacation counted
-# in the year it starts (games/vacation.py).
+# in the year it starts (games/play/vacation.py).
 VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", 30)
 
 # The login throttle counts failures here, so every server process must share
@@ -260,14 +260,14 @@ if env("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sockets (games/sockets.py): how many one user, and one client address, may
+# Sockets (games/live/sockets.py): how many one user, and one client address, may
 # hold at once (0: no bound). Behind a proxy the address is the client's only
 # with `serve --proxy-headers`; without it everyone shares the proxy's.
 SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
 SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
-# How many moves one game socket may send in a second (games/socket_moves.py; 0: no bound).
+# How many moves one game socket may send in a second (games/live/moves.py; 0: no bound).
 SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
-# Every socket checks itself this often (games/sockets.py).
+# Every socket checks itself this often (games/live/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.
 LOBBY_RENDER_SECONDS = float(env("LOBBY_RENDER_SECONDS", "1"))
@@ -276,14 +276,14 @@ LOBBY_RENDER_SECONDS = float(env("LOBBY_RENDER_SECONDS", "1"))
 LOBBY_PAGE_TABLES = envint("LOBBY_PAGE_TABLES", 20)
 LOBBY_TABLES_PER_HOST = envint("LOBBY_TABLES_PER_HOST", 3)
 
-# Fair shares (games/limits.py): what one account may hold at once or send in
+# Fair shares (games/play/limits.py): what one account may hold at once or send in
 # a while, so that it cannot crowd the others out. Staff are exempt; 0: no bound.
 OPEN_TABLES_PER_USER = envint("OPEN_TABLES_PER_USER", 5)  # hosted, not started
 COMPUTER_GAMES_PER_USER = envint("COMPUTER_GAMES_PER_USER", 3)  # in play, with computer players
 INVITATIONS_PER_HOUR = envint("INVITATIONS_PER_HOUR", 20)
 INVITATIONS_PER_INVITEE_PER_DAY = envint("INVITATIONS_PER_INVITEE_PER_DAY", 5)
 
-# Post-game analysis (games/analysis.py, run by the worker): CPU seconds per judged decision
+# Post-game analysis (games/history/analysis.py, run by the worker): CPU seconds per judged decision
 # and per game at most, seconds of it per worker round (the round's other jobs wait for it),
 # how long a game stays queued on its own once it ended, and analyses one player may ask
 # for in a day (0: no bound).

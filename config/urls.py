@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
-from games.howto import how_to_play
+from games.table.howto import how_to_play
 
 urlpatterns = [
     path("", include("lobby.urls")),

@@ -1,8 +1,8 @@
-# Game admin comes with the Game model. Chat reports are read here (games/chat.py).
+# Game admin comes with the Game model. Chat reports are read here (games/chat/messages.py).
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.chat import Report
+from games.chat.messages import Report
 
 
 @admin.register(Report)

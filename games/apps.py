@@ -11,4 +11,5 @@ class GamesConfig(AppConfig):
 
         sqlite.install()
         # They listen for what a move or a game's end announces (games/models/signals.py).
-        from games import board, review  # noqa: F401
+        from games.history import review  # noqa: F401
+        from games.table import board  # noqa: F401

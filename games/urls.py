@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import chat_views, views
+from games import views
+from games.chat import views as chat_views
 
 app_name = "games"
 

@@ -23,19 +23,21 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
 from config.http import never_cache
-from games import analysis as analyses, limits, review as reviews, rules
-from games.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
-from games.bots import fill_with_bots
-from games.cardnames import translate_english_name
-from games.chat_panel import chat_context, review_chat
-from games.compiled import game_by_code, has_unread, own_seat, seat_at
+from games import rules
+from games.chat.panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
-from games.game_over import computer_level
-from games.keyset import KeysetPage, Listed, requested_page
-from games.lists import finished_rows
-from games.log import dealt_state, full_log
-from games.memo import Memo
+from games.history import analysis as analyses, review as reviews
+from games.history.keyset import KeysetPage, Listed, requested_page
+from games.history.lists import finished_rows
 from games.models import Game, Notification, Seat, SeatingError, StaleBoard, broadcast_users
+from games.play import limits
+from games.play.bots import fill_with_bots
+from games.table.board import FRAGMENTS, board_for, flash_fragment, player_name, table_context
+from games.table.cardnames import translate_english_name
+from games.table.compiled import game_by_code, has_unread, own_seat, seat_at
+from games.table.game_over import computer_level
+from games.table.log import dealt_state, full_log
+from games.table.memo import Memo
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
 # no-store): on a shared computer the back button must not show a player's cards.

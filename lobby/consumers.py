@@ -39,8 +39,8 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.live.sockets import LAYER_ERRORS, SelfChecking, check_period
 from games.models import LOBBY_GROUP, Game, Seat, user_group
-from games.sockets import LAYER_ERRORS, SelfChecking, check_period
 from lobby.context_processors import NavCounts
 from lobby.views import listed_tables, may_see, my_tables, room_context
 
@@ -178,7 +178,7 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
     process by the hub. A waiting room's socket then sends the fragment for
     its own user, as the page would over HTTP; the list's sockets get what
     changed from the hub. Now and then a socket joins the group again and
-    catches up (games/sockets.py): an update lost while Redis was down heals
+    catches up (games/live/sockets.py): an update lost while Redis was down heals
     then.
     """
 
@@ -492,7 +492,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
     Only a bare "user.updated" travels through the user's group (see
     games.models.broadcast_users); the socket counts the games waiting for
     its user and their unread notifications itself, and counts again now and
-    then (games/sockets.py), sending the badges if they changed. The home
+    then (games/live/sockets.py), sending the badges if they changed. The home
     page's socket (ws/me/?page=home) also draws the user's tables and
     invitations again, so that "My tables" follows their games live.
     """
@@ -511,7 +511,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
         try:
             async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         except LAYER_ERRORS:
-            self.layer_failed()  # joined again once Redis is back (games/sockets.py)
+            self.layer_failed()  # joined again once Redis is back (games/live/sockets.py)
         self.accept()
         # Counts may have changed while the socket was down: start with fresh ones.
         self.send_badges()

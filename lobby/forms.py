@@ -3,8 +3,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from accounts.blocks import has_blocked
-from games import bots
 from games.models import Game
+from games.play import bots
 
 LIVE_SECONDS = [30, 60, 120]
 CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14]

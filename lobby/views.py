@@ -22,8 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.blocks import kept_from_table
 from accounts.models import Vacation
 from config import statements
-from games import bots, limits, vacation as vacations
-from games.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
+from games.history.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.models import (
     Game,
     Invitation,
@@ -33,6 +32,7 @@ from games.models import (
     broadcast_lobby,
     broadcast_users,
 )
+from games.play import bots, limits, vacation as vacations
 from lobby.forms import ComputerGameForm, InviteForm, TableForm, default_table_fields
 
 # Session key: codes of the tables whose share link the user has opened.
@@ -571,7 +571,7 @@ def _current_tables(user_id):
 
 
 def with_players(games):
-    """Give each of `games` its `players` in seat order (games.lists.Player: names as values)."""
+    """Give each of `games` its `players` in seat order (games.history.lists.Player: names as values)."""
     players = seated([game.pk for game in games])
     for game in games:
         game.players = players[game.pk]

@@ -68,7 +68,7 @@ def test_it_adds_email_notifications_in_a_later_migration():
 def test_it_refuses_a_computers_name_on_any_username_change(alice):
     from django.core.exceptions import ValidationError
 
-    from games import bots
+    from games.play import bots
 
     alice.username = "BOT-strong-1"
     with pytest.raises(ValidationError) as refused:

@@ -1,6 +1,6 @@
 """A finished game's post-game analysis: its place in the queue and its verdicts.
 
-The queue's work (claiming, judging, saving) is games/analysis.py's.
+The queue's work (claiming, judging, saving) is games/history/analysis.py's.
 """
 
 from django.conf import settings

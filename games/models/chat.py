@@ -1,6 +1,6 @@
 """The table chat's rows: messages, a player's chat switched off in a game, reports.
 
-What may be written and read, and by whom, is games/chat.py's.
+What may be written and read, and by whom, is games/chat/messages.py's.
 """
 
 from django.conf import settings

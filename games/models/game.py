@@ -451,7 +451,9 @@ class Game(models.Model):
         if moved:
             row.details = {"from": moved[-1]["from"]}
         insert(row)
-        self.__dict__.setdefault("recorded", []).append(row)  # for the log (games.board.remember)
+        self.__dict__.setdefault("recorded", []).append(
+            row
+        )  # for the log (games.table.board.remember)
         self.version += 1
         self.last_move_at = now
 
@@ -492,7 +494,7 @@ class Game(models.Model):
                     # answer, a bot's worker), exactly as a real choice would: its speed must
                     # not tell the table what the hand holds (docs/rules.md section 10). A bot
                     # answers through the worker after the same pause and thinking time
-                    # whatever it holds (games.bots.ANSWER_SECONDS).
+                    # whatever it holds (games.play.bots.ANSWER_SECONDS).
                     user = self._players(seats)[position]
                     if not user.is_bot:
                         standing = seats[position].standing(user)
@@ -542,7 +544,7 @@ class Game(models.Model):
     def _hand_over(self, seats, state):
         """After the commit: hand the move's data to this process's sockets, then tell them.
 
-        The handing over is games.board's, which listens for move_committed.
+        The handing over is games.table.board's, which listens for move_committed.
         """
         try:
             move_committed.send(sender=Game, game=self, seats=seats, state=state)
@@ -639,7 +641,7 @@ class Game(models.Model):
                 seat.result = Seat.Result.WIN if seat.position == state.winner else Seat.Result.LOSS
             if seat.result == Seat.Result.WIN:
                 self.winner_id = seat.user_id
-        # The review's summary (games.review listens): None if nobody gives one.
+        # The review's summary (games.history.review listens): None if nobody gives one.
         summaries = game_ending.send(sender=Game, game=self, state=state)
         self.summary = next((s for _receiver, s in summaries if s is not None), None)
         # Totals and ratings change once, with the result, in this transaction.
@@ -733,7 +735,7 @@ def group_send(group, message):
 
     A broadcast comes after the commit: a layer that is down (Redis
     restarting) must not turn a move already made into an error page. Game
-    sockets catch up by themselves (games/consumers.py, game_check).
+    sockets catch up by themselves (games/live/consumers.py, game_check).
     """
     try:
         layer = get_channel_layer()

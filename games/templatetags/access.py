@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.cardnames import COLOUR_MARKS, colour_mark as mark_of
+from games.table.cardnames import COLOUR_MARKS, colour_mark as mark_of
 
 register = template.Library()
 

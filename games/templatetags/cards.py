@@ -2,7 +2,7 @@
 
 A table shows dozens of cards, each drawn by the `card` partial of
 games/table.html; the same card looks the same at every version and for
-every player. Its face is remembered (games/memo.py) by everything the
+every player. Its face is remembered (games/table/memo.py) by everything the
 partial reads: the card (id, kind, value, the colour it stands for), where it
 is drawn (`where`: the tooltip's id), whether it sits in a control, whether it
 lies in a set (whose progress is put in as it is used), and the language.
@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from games.memo import Memo
+from games.table.memo import Memo
 
 register = template.Library()
 

@@ -9,12 +9,12 @@ from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.utils.timezone import template_localtime
 
-from games.memo import Memo, moment
+from games.table.memo import Memo, moment
 
 register = template.Library()
 
 # A countdown's words ("4 hours, 3 minutes left") age without the deadline changing: drawn
-# once per deadline, language and half-minute (games.memo.moment), as the tables showing it are.
+# once per deadline, language and half-minute (games.table.memo.moment), as the tables showing it are.
 _countdowns = Memo(1024)
 
 

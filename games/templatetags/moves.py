@@ -3,7 +3,7 @@
 A player's turn redraws the menus of their hand at every move, and a card
 whose menu changed (a new target for a Sly Deal, one more colour for a rent)
 still offers mostly the moves it offered before. Each form is remembered
-(games/memo.py) with games.board.ASKED_MARK and URL_MARK in place of the
+(games/table/memo.py) with games.table.board.ASKED_MARK and URL_MARK in place of the
 version it posts (its player's entry of Game.asked_versions) and the table it posts to, put in as it is used: a form is
 drawn once for every game.
 """
@@ -12,7 +12,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.memo import Memo
+from games.table.memo import Memo
 
 register = template.Library()
 
@@ -21,8 +21,12 @@ _forms = Memo(4096)
 
 @register.simple_tag(takes_context=True)
 def move_form(context, control):
-    """Render games/table.html#move_form for `control` (a games.labels control)."""
-    from games.board import ASKED_MARK, URL_MARK, with_asked  # games.board uses this tag
+    """Render games/table.html#move_form for `control` (a games.table.labels control)."""
+    from games.table.board import (  # games.table.board uses this tag
+        ASKED_MARK,
+        URL_MARK,
+        with_asked,
+    )
 
     key = (control["kind"], control["label"], tuple(control["fields"]))
     key += (translation.get_language(),)

@@ -38,7 +38,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games.chat import ChatMessage
+from games.chat.messages import ChatMessage
 from games.models import Game, Seat
 from games.tests.helpers import card_ids
 from games.tests.review_helpers import stored_game

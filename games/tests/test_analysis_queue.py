@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.analysis import (
+from games.history.analysis import (
     STALE_AFTER,
     Analysis,
     AnalysisRefused,

@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games.analysis import Analysis, analyse_next
+from games.history.analysis import Analysis, analyse_next
 from games.models import Game
 from games.tests.review_helpers import started_game, stored_game
 from games.tests.test_consumer import connect, receive

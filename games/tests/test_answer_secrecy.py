@@ -17,7 +17,6 @@ import random
 import pytest
 
 from games import rules
-from games.board import render_fragments, table_context
 from games.models import Game, Seat
 from games.rules.bots import random_move
 from games.rules.cards import (
@@ -30,6 +29,7 @@ from games.rules.cards import (
     RENT,
     SLY_DEAL,
 )
+from games.table.board import render_fragments, table_context
 
 from .conftest import START
 

@@ -260,7 +260,7 @@ def test_whole_games_where_every_target_answers_from_the_board_it_saw(players, s
 def test_a_computer_players_answer_between_a_persons_view_and_click_refuses_nothing(
     four, alice, charlie, traveller, monkeypatch
 ):
-    from games import bots
+    from games.play import bots
 
     monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)
     get_user_model().objects.filter(username="dave").update(bot_level="basic")

@@ -8,10 +8,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import rules
-from games.board import FRAGMENTS
-from games.presenting import present
 from games.rules.bots import play_random_game
 from games.rules.state import Options
+from games.table.board import FRAGMENTS
+from games.table.presenting import present
 
 # The SQLite run only: engine states drawn as the table: no database.
 pytestmark = pytest.mark.one_database
@@ -51,7 +51,7 @@ def check_position(state, version):
         assert not drawn_cards(html) & (others | secret_draw), "no hidden card is drawn"
         forms = html.count('name="kind"')
         # One control per decision; moves that do the same (taking either of two Red
-        # properties of one set) share one (games/board.py, _Labels.distinct).
+        # properties of one set) share one (games/table/board.py, _Labels.distinct).
         kinds = {(m["kind"], m.get("card"), m.get("colour")) for m in view["moves"]}
         least = len(kinds) + len(view["choices"])
         assert least <= forms <= len(view["moves"]) + len(view["choices"]), "a control each"

@@ -7,11 +7,11 @@ import pytest
 from django.utils import translation
 
 from games import rules
-from games.cardnames import kind_name
-from games.presenting import present
 from games.rules.bots import play_random_game
 from games.rules.position import card_in, position
 from games.rules.state import Options
+from games.table.cardnames import kind_name
+from games.table.presenting import present
 
 # The SQLite run only: engine states drawn as menus: no database.
 pytestmark = pytest.mark.one_database

@@ -6,8 +6,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import bots
 from games.models import Game
+from games.play import bots
 
 
 @pytest.fixture(autouse=True)

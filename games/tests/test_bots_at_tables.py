@@ -5,9 +5,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Rating
-from games import bots, rules
+from games import rules
 from games.management.commands import worker
 from games.models import Game, Move, Seat
+from games.play import bots
 
 pytestmark = pytest.mark.django_db
 

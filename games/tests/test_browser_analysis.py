@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from conftest import open_page
-from games.analysis import Analysis, analyse_next
+from games.history.analysis import Analysis, analyse_next
 from games.tests.review_helpers import stored_game
 
 SHOTS = Path("/tmp/shots-analysis")

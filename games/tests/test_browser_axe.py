@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from conftest import open_page
-from games.analysis import Analysis
+from games.history.analysis import Analysis
 from games.models import Game, Notification, Seat
 from games.tests.helpers import ALICE, BOB, set_position
 from games.tests.review_helpers import stored_game
@@ -35,7 +35,7 @@ def severe_violations(page):
 
 # Set before a page's scripts (open_page's init_script, or the context's): remembers each
 # element whose socket (ws-connect) has sent a message. Every socket of the site sends its
-# part of the page as it connects (games/consumers.py: the whole board; lobby/consumers.py:
+# part of the page as it connects (games/live/consumers.py: the whole board; lobby/consumers.py:
 # the badges at /ws/me/, the list or the waiting room at /ws/lobby/).
 SOCKETS_HEARD = """
 window.socketsHeard = new WeakSet();

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from conftest import open_page
-from games.chat import ChatMessage, Report
+from games.chat.messages import ChatMessage, Report
 from games.tests.test_browser_axe import (
     MID_GAME,
     NARROW,

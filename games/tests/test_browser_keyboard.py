@@ -9,9 +9,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from conftest import open_live_table, open_page
-from games import bots, rules
-from games.bots import fill_with_bots, play_bot_moves
+from games import rules
 from games.models import Game, Seat
+from games.play import bots
+from games.play.bots import fill_with_bots, play_bot_moves
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 from games.tests.review_helpers import stored_game

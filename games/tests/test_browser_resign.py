@@ -4,8 +4,8 @@ import pytest
 
 from conftest import open_page
 from games import rules
-from games.bots import bot_account
 from games.models import Game, Seat
+from games.play.bots import bot_account
 
 PHONE = (390, 844)
 

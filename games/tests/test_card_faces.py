@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.cardtexts import CARD_TEXTS
 from games.rules.cards import ACTION, CARD_KINDS, KIND_BY_ID
 from games.rules.position import card_in
+from games.table.cardtexts import CARD_TEXTS
 from games.tests.helpers import set_position, text
 
 ACTIONS = [kind.id for kind in CARD_KINDS if kind.category == ACTION]

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.cardnames import COLOUR_NAMES, KIND_NAMES, colour_name, kind_name
 from games.rules.cards import CARD_KINDS, COLOUR_TABLE, COLOURS
+from games.table.cardnames import COLOUR_NAMES, KIND_NAMES, colour_name, kind_name
 
 
 def test_it_names_every_card_kind_in_english_as_the_engine_does():

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.blocks import block
-from games.bots import fill_with_bots
-from games.chat import ChatMessage, Report
+from games.chat.messages import ChatMessage, Report
 from games.models import Game
+from games.play.bots import fill_with_bots
 from games.tests.review_helpers import stored_game
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.blocks import block
-from games import chat, rules
-from games.chat import ChatMessage, Report
+from games import rules
+from games.chat import messages as chat
+from games.chat.messages import ChatMessage, Report
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,8 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.blocks import block
 from config.asgi import application
-from games import chat, rules
+from games import rules
+from games.chat import messages as chat
 from games.models import Game, Seat
 from games.tests.test_consumer import session_headers
 from games.tests.test_socket_moves import at_version
@@ -253,7 +254,7 @@ async def test_it_announces_a_player_once_however_many_tabs_they_open_and_close(
     A line said after a socket opens reaches it only once its connect (which
     announces its player) is over.
     """
-    from games import chat_socket
+    from games.chat import socket as chat_socket
 
     announced = []
     real = chat_socket.group_send

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.clocks import enforce_deadlines
 from games.models import Game, Move, Notification, Seat, StaleBoard
+from games.play.clocks import enforce_deadlines
 from games.rules.position import card_in
 
 from .conftest import START

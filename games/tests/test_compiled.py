@@ -1,4 +1,4 @@
-"""A move's reads and writes, each written once (games/models/game.py, games/compiled.py, config/statements.py)."""
+"""A move's reads and writes, each written once (games/models/game.py, games/table/compiled.py, config/statements.py)."""
 
 import random
 from datetime import timedelta
@@ -10,10 +10,10 @@ from django.utils import timezone
 from accounts.models import PlayerStats
 from config.statements import insert, save_fields, save_many
 from games import rules
-from games.compiled import seat_at
 from games.models import Game, Move, Seat
 from games.models.game import locked_game, table_seats
 from games.rules.bots import random_move
+from games.table.compiled import seat_at
 from games.tests.review_helpers import started_game
 
 

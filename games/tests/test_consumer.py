@@ -34,7 +34,7 @@ async def connect(game, user=None):
 
 
 async def receive(communicator):
-    """Return the next board message (who is at the table is told apart: games/chat_socket.py)."""
+    """Return the next board message (who is at the table is told apart: games/chat/socket.py)."""
     while True:
         html = await communicator.receive_from(timeout=5)
         if 'id="presence"' not in html:
@@ -135,7 +135,7 @@ async def test_it_heals_a_gap_by_sending_the_whole_board_on_reconnect(sockets_ga
 @pytest.fixture
 def threads_drawing(monkeypatch):
     """Record the broadcasts a socket's thread handled (GameConsumer.game_updated)."""
-    from games.consumers import GameConsumer
+    from games.live.consumers import GameConsumer
 
     handled = []
     real = GameConsumer.game_updated
@@ -180,8 +180,8 @@ async def test_it_draws_a_move_made_in_this_process_on_the_event_loop(
 async def test_it_draws_on_the_sockets_thread_what_it_does_not_remember(
     sockets_game, alice, bob, threads_drawing, monkeypatch
 ):
-    from games import board
-    from games.memo import Memo
+    from games.table import board
+    from games.table.memo import Memo
 
     # As after a move made in another process: the game's new row is not at hand.
     monkeypatch.setattr(board, "remember", lambda *args: None)

@@ -15,9 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import emails, rules
-from games.emails import send_due_emails
+from games import rules
 from games.models import Game, Seat
+from games.play import emails
+from games.play.emails import send_due_emails
 
 from .conftest import START
 
@@ -313,7 +314,7 @@ def test_it_logs_a_failing_send_and_goes_on(traveller, settings, caplog, alice, 
     make_game([alice, bob])
     make_game([charlie, bob])
 
-    with caplog.at_level(logging.ERROR, logger="games.emails"):
+    with caplog.at_level(logging.ERROR, logger="games.play.emails"):
         messages = send()
 
     assert addressees(messages) == ["charlie@example.com"]

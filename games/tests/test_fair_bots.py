@@ -13,8 +13,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from games import bots, rules
+from games import rules
 from games.models import Game, Seat
+from games.play import bots
 
 pytestmark = pytest.mark.django_db
 

@@ -44,11 +44,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules
-from games.emails import send_due_emails
-from games.labels import fields
 from games.models import Game
+from games.play.emails import send_due_emails
 from games.rules.bots import random_move
 from games.rules.cards import HEIR, SPEEDING
+from games.table.labels import fields
 from games.tests.conftest import PASSWORD, START
 from games.tests.review_helpers import started_game
 
@@ -373,7 +373,7 @@ def four_seats_with_a_computer(alice, bob, charlie):
 
     Alice pays by her standing answer (the site pays for her at once).
     """
-    from games.bots import bot_account
+    from games.play.bots import bot_account
 
     get_user_model().objects.filter(pk=alice.pk).update(pay_rule="least")
     bot = bot_account("basic", 1)
@@ -414,8 +414,8 @@ async def test_it_sends_no_socket_what_its_user_may_not_see_after_any_move(
     read until it shows the game's new version, and each frame is judged
     against the state at the version it was drawn from.
     """
-    from games import bots
-    from games.clocks import enforce_deadlines
+    from games.play import bots
+    from games.play.clocks import enforce_deadlines
 
     monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)
     game = four_seats_with_a_computer

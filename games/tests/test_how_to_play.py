@@ -4,8 +4,8 @@ import re
 
 from django.urls import reverse
 
-from games.cardtexts import CARD_TEXTS
 from games.rules.cards import CARD_KINDS, COLOUR_TABLE, COLOURS
+from games.table.cardtexts import CARD_TEXTS
 
 KIND_ROW = re.compile(
     r'<li class="kind" data-kind="([^"]+)" data-count="(\d+)" data-enhanced="(\d+)" '

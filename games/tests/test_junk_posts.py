@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from accounts.blocks import Block
 from accounts.models import Vacation
-from games.chat import ChatMessage, ChatMute, Report
+from games.chat.messages import ChatMessage, ChatMute, Report
 from games.models import Game, Invitation, Move, Notification, Seat
 from games.tests.test_request_fuzz import values, words
 from lobby.tests.conftest import open_table

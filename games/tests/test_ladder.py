@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from accounts.models import BotStrength, Rating
-from games import ladder
-from games.bots import bot_account
 from games.models import Game
+from games.play import ladder
+from games.play.bots import bot_account
 from games.rules import arena
 from games.rules.state import Options
 

@@ -1,10 +1,10 @@
-"""Lists build their rows from values read by statements compiled once (games/lists.py)."""
+"""Lists build their rows from values read by statements compiled once (games/history/lists.py)."""
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from config.statements import joined
-from games.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
+from games.history.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.management.commands.page_bench import finished_history
 from games.models import Game, Invitation, Seat
 

@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import rules
-from games.log import _Teller, dealt_state, full_log, move_log
 from games.models import Move
 from games.rules.bots import random_move
 from games.rules.cards import build_deck
 from games.rules.position import card_in, position
+from games.table.log import _Teller, dealt_state, full_log, move_log
 from games.tests.helpers import set_position
 from games.tests.review_helpers import started_game
 from games.tests.test_move_queries import play_random
@@ -184,7 +184,7 @@ def test_it_numbers_the_table_s_last_moves_as_the_review_does(client, alice, bob
         (int(v), html.unescape(t)) for v, t in re.findall(r'<li value="(\d+)">(.*?)</li>', log)
     ]
     assert [number for number, _text in shown] == list(range(len(rows), len(rows) - 15, -1))
-    # The review numbers its moves 1, 2, ... in the order of the log (games/review.py).
+    # The review numbers its moves 1, 2, ... in the order of the log (games/history/review.py).
     assert all(text == every[number - 1]["text"] for number, text in shown)
 
 
@@ -346,8 +346,8 @@ def test_it_tells_the_amount_of_the_rent_waiting_for_answers(client, alice, tabl
 def test_it_tells_a_new_rent_on_from_the_last_version_with_the_amount_waited_for(
     alice, table_game, monkeypatch
 ):
-    from games import log
-    from games.presenting import view_deck
+    from games.table import log
+    from games.table.presenting import view_deck
 
     state = set_position(
         table_game,
@@ -381,8 +381,8 @@ def test_it_tells_a_new_rent_on_from_the_last_version_with_the_amount_waited_for
 def test_it_tells_only_the_new_moves_of_each_version_and_the_same_as_the_whole_log(
     alice, bob, charlie, monkeypatch
 ):
-    from games import log
-    from games.presenting import view_deck
+    from games.table import log
+    from games.table.presenting import view_deck
 
     continued = []
     real = log._continued
@@ -418,7 +418,7 @@ def test_it_names_both_colours_of_a_wild_moved_when_it_knows_the_position():
 
 @pytest.mark.django_db
 def test_the_tables_last_moves_name_both_colours_of_a_wild_moved(table_game, alice):
-    from games.board import table_context
+    from games.table.board import table_context
 
     state = set_position(
         table_game,

@@ -17,7 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.consumers import GameConsumer
+from games.live.consumers import GameConsumer
 from games.models import Game
 from games.tests.helpers import set_position
 from games.tests.review_helpers import started_game, stored_game

@@ -7,7 +7,7 @@ may grow with the game. The same position is played in three games: one just
 dealt, one after SHORT moves and one after LONG moves. All three stay under
 the bounds below, and the last two count exactly the same queries. (The
 first may count one fewer: a log shorter than what the table shows has no
-earlier action to read for the answers in it, games/log.py `move_log`.)
+earlier action to read for the answers in it, games/table/log.py `move_log`.)
 
 The move that ends a game does more, once: it replays the log for the
 summary and the review's checkpoints (one read of the log, one insert of

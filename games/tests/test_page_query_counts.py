@@ -3,7 +3,7 @@
 Issue 17: every query of a page costs about a millisecond of server CPU to
 build and run. The counts below are today's: a page that needs one more
 query fails here, on purpose (raise its count only with a reason). The
-lists read only the columns they show (games/lists.py); a template that
+lists read only the columns they show (games/history/lists.py); a template that
 touched a column left out would read it again, one query per row: no page
 may load a deferred field.
 """

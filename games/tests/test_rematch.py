@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.bots import bot_account
 from games.models import Game, SeatingError
+from games.play.bots import bot_account
 from games.tests.review_helpers import started_game  # noqa: E402
 
 pytestmark = pytest.mark.django_db

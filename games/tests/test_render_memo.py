@@ -14,11 +14,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import board, memo as memo_module, presenting, rules
-from games.board import render_fragments, table_context
-from games.memo import Memo
+from games import rules
 from games.models import Game
 from games.rules.position import card_in
+from games.table import board, memo as memo_module, presenting
+from games.table.board import render_fragments, table_context
+from games.table.memo import Memo
 from games.tests.helpers import set_position
 from games.tests.review_helpers import started_game
 
@@ -31,7 +32,7 @@ LONG_GAME_SEED = 2
 
 @pytest.fixture
 def drawn(monkeypatch):
-    """Count the templates drawn by games.board, by fragment name."""
+    """Count the templates drawn by games.table.board, by fragment name."""
     counts = {}
     real = board.render_to_string
 

@@ -34,11 +34,11 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from games.labels import fields as fields_of
 from games.models import Game, Move
 from games.rules import COLOURS, legal_moves
 from games.rules.moves import KINDS
 from games.rules.position import position
+from games.table.labels import fields as fields_of
 from games.tests.helpers import set_position, snapshot_of
 from games.tests.review_helpers import stored_game
 from lobby.tests.conftest import open_table
@@ -287,7 +287,7 @@ def test_it_ignores_anything_sent_on_a_socket(table_game, alice, sent):
     before = snapshot_of(table_game)
     for path in ("/ws/lobby/", f"/ws/lobby/{table_game.code}/"):
         assert async_to_sync(send_junk)(path, alice, sent) == []
-    # The game socket takes moves (games/socket_moves.py): a JSON object that makes no move
+    # The game socket takes moves (games/live/moves.py): a JSON object that makes no move
     # gets a readable refusal in the page's flash; anything else (not JSON, not an object,
     # too long, bytes) is dropped without a word, and the socket still answers what follows.
     for answer in async_to_sync(send_junk)(f"/ws/games/{table_game.code}/", alice, sent):

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from accounts.models import PlayerStats, RatingChange
 from games import rules
-from games.clocks import enforce_deadlines
 from games.models import Game, Move, Seat
+from games.play.clocks import enforce_deadlines
 from games.rules.position import card_in
 from games.tests.review_helpers import started_game  # noqa: E402
 

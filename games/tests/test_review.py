@@ -4,9 +4,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import review as reviews, rules
+from games import rules
+from games.history import review as reviews
+from games.history.review import CHECKPOINT_EVERY
 from games.models import Checkpoint, Game, Seat
-from games.review import CHECKPOINT_EVERY
 from games.rules.position import card_in
 from games.tests.helpers import card_ids, set_position
 from games.tests.review_helpers import play_to_the_end, started_game, stored_game

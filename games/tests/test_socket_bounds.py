@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
 from config.asgi import application
-from games.sockets import SOCKETS_FULL, claim_slots, slot_seconds
+from games.live.sockets import SOCKETS_FULL, claim_slots, slot_seconds
 from lobby.tests.test_consumer import logged_in, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -105,7 +105,7 @@ async def test_it_closes_a_socket_whose_session_has_ended(
     """Someone who stole the cookie keeps no open socket (a hand, moves) once the owner acts."""
     from django.contrib.sessions.models import Session
 
-    from games.sockets import SESSION_ENDED
+    from games.live.sockets import SESSION_ENDED
 
     socket, connected = await connect(table_game, alice)
     other, _ = await connect(table_game, bob)

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def still_clock(traveller):
-    """Stop the clock: a test that crossed a half-minute (games.memo.moment) saw every
+    """Stop the clock: a test that crossed a half-minute (games.table.memo.moment) saw every
     status drawn again, its clock's words aged (a flake of the full run, found by its seed)."""
 
 

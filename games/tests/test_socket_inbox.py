@@ -1,4 +1,4 @@
-"""A socket reads its client, its channel, its timers and its checks from one inbox (games/sockets.py).
+"""A socket reads its client, its channel, its timers and its checks from one inbox (games/live/sockets.py).
 
 Under Daphne the inbox is the connection's own Mailbox (config/mailbox.py)
 and the embedded channel layer delivers into it: a waiting socket is one
@@ -12,7 +12,7 @@ from channels.generic.websocket import WebsocketConsumer
 from channels.layers import get_channel_layer
 
 from config.mailbox import Mailbox
-from games.sockets import SelfChecking
+from games.live.sockets import SelfChecking
 
 
 class Listener(SelfChecking, WebsocketConsumer):

@@ -1,4 +1,4 @@
-"""Moves sent over the game socket (games/socket_moves.py): the POST's path, without HTTP."""
+"""Moves sent over the game socket (games/live/moves.py): the POST's path, without HTTP."""
 
 import asyncio
 import json
@@ -7,7 +7,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import socket_moves
+from games.live import moves as socket_moves
 from games.rules.position import card_in
 from games.tests.helpers import ALICE, BOB, card_ids, set_position, snapshot_of, state_of
 from games.tests.test_consumer import connect, receive
@@ -266,7 +266,7 @@ async def test_it_takes_no_move_from_a_socket_whose_session_has_ended(
     """Before the socket's next check (minutes away here), its very next move is refused."""
     from django.contrib.sessions.models import Session
 
-    from games.sockets import SESSION_ENDED
+    from games.live.sockets import SESSION_ENDED
     from games.tests.test_socket_check import closed_with
 
     settings.GAME_SOCKET_CHECK_SECONDS = 600

@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import PayRule
-from games import bots, rules
+from games import rules
 from games.models import Game, Move, Seat, SeatingError, StaleBoard
+from games.play import bots
 from games.rules.position import card_in
 
 from .helpers import set_position, state_of

@@ -11,11 +11,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Vacation
-from games import emails, rules
-from games.clocks import enforce_deadlines
-from games.emails import send_due_emails
+from games import rules
 from games.models import Game, Move, Seat
-from games.vacation import VacationError, allowance, end_vacation, take_vacation
+from games.play import emails
+from games.play.clocks import enforce_deadlines
+from games.play.emails import send_due_emails
+from games.play.vacation import VacationError, allowance, end_vacation, take_vacation
 
 from .conftest import START
 

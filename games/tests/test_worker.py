@@ -7,8 +7,9 @@ import pytest
 import time_machine
 from django.core.management import CommandError, call_command
 
-from games import bots, rules, worker
+from games import rules
 from games.models import Game, Move, Seat
+from games.play import bots, worker
 
 from .conftest import START
 

@@ -33,7 +33,8 @@ BOUND = 2.0  # seconds from a worker's move to its board in alice's socket
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
-from games import bots, rules
+from games import rules
+from games.play import bots
 from games.load import login_cookies
 from games.models import Game
 

@@ -4,8 +4,8 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.cardnames import kind_name
 from games.models import Game, Notification
+from games.table.cardnames import kind_name
 from lobby.templatetags.tables import names
 
 register = template.Library()

@@ -1,5 +1,5 @@
 """Fair shares: one account cannot hold more open tables, computer games or invitations
-than the settings allow (games/limits.py); staff are exempt."""
+than the settings allow (games/play/limits.py); staff are exempt."""
 
 from datetime import timedelta
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from games.models import Game
-from games.vacation import take_vacation
+from games.play.vacation import take_vacation
 from lobby.tests.conftest import open_table
 
 pytestmark = pytest.mark.django_db

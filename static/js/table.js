@@ -13,7 +13,7 @@
 (function () {
   "use strict";
 
-  // Moves go over the game socket while it is open (games/socket_moves.py). While it is not
+  // Moves go over the game socket while it is open (games/live/moves.py). While it is not
   // (still connecting, reconnecting, closed), the form is posted as before: htmx-ext-ws would
   // hold the move in a queue until the socket opens, perhaps never.
   let socketOpen = false;

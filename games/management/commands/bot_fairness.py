@@ -3,7 +3,7 @@
 The load: another account's many tables of strong computer players that
 play on by themselves (their host resigned; the four bots play on), as a
 hostile account would keep the worker busy. The worker is the real one
-(games.worker.run_round, round after round, in a thread of this process, as
+(games.play.worker.run_round, round after round, in a thread of this process, as
 `manage.py worker` runs it); the honest player makes the default move
 (docs/rules.md section 11) as soon as the game waits for them, through Game.play,
 and the clock runs from their end of turn until the game waits for them
@@ -24,9 +24,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from games import bots, rules
+from games import rules
 from games.models import Game
-from games.worker import INTERVAL, run_round
+from games.play import bots
+from games.play.worker import INTERVAL, run_round
 
 HONEST, HOSTILE = "fair-honest", "fair-hostile"
 POLL = 0.02  # seconds between two looks at the honest game

@@ -1,4 +1,4 @@
-"""Play rated games among the computer levels and store their measured strength (games/ladder.py).
+"""Play rated games among the computer levels and store their measured strength (games/play/ladder.py).
 
     manage.py bot_ladder --games 20 --seed 1
     manage.py bot_ladder --arena-json arena.json   # store an arena run's figures instead
@@ -14,7 +14,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import ladder
+from games.play import ladder
 from games.rules.bots import LEVELS
 from games.rules.state import Options
 

@@ -176,7 +176,7 @@ class Command(BaseCommand):
             tables = create_tables(run, options["tables"], options["players"])
             flooders = -(-options["flood_sockets"] // FLOOD_SOCKETS_PER_USER)
             if options["flood_tables"]:
-                # One account may hold only OPEN_TABLES_PER_USER open tables (games/limits.py):
+                # One account may hold only OPEN_TABLES_PER_USER open tables (games/play/limits.py):
                 # a flood of table creations comes from as many accounts as it takes.
                 per_user = getattr(settings, "OPEN_TABLES_PER_USER", 0) or 10**9
                 wanted = options["flood_tables"] * options["duration"]

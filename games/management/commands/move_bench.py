@@ -19,7 +19,7 @@ server). Each way of sending a move (--via, both by default) has its series:
   move (`move_ms`), the POST and every socket's update, the clock running
   until every socket has the new version;
 - socket (under "socket"): every player's socket open, the moves sent over
-  the mover's socket as the page's ws-send does (games/socket_moves.py); the
+  the mover's socket as the page's ws-send does (games/live/moves.py); the
   same games and moves as the post series with sockets.
 
 The figures are per move, the median of --runs runs. Under "post":
@@ -29,8 +29,8 @@ The figures are per move, the median of --runs runs. Under "post":
 | move_ms | whole move: the POST and every socket's update (process CPU) |
 | post_ms | the POST alone (process CPU, no socket open) |
 | post_render_ms | rendering the POST's answer (games.views._board_or_redirect) |
-| socket_render_ms, per_socket_ms | every socket's render (GameConsumer.send_board on its thread, games.board.board_update on the event loop), one socket's |
-| log_ms | the recent-moves log (games.board.recent_moves), POST and sockets |
+| socket_render_ms, per_socket_ms | every socket's render (GameConsumer.send_board on its thread, games.table.board.board_update on the event loop), one socket's |
+| log_ms | the recent-moves log (games.table.board.recent_moves), POST and sockets |
 | request_ms | the POST less the view: Daphne, middleware, session, auth |
 | lookup_ms | the view less Game.play and the answer's rendering: the game and seat lookup |
 | play_ms | Game.play (the transaction) |
@@ -42,7 +42,7 @@ Under "socket": `move_ms`, `socket_render_ms`, `per_socket_ms`, `log_ms`,
 
 | key | part |
 | --- | --- |
-| receive_ms | the move's message in the consumer (games.socket_moves.SocketMoves.receive) |
+| receive_ms | the move's message in the consumer (games.live.moves.SocketMoves.receive) |
 | lookup_ms | the message less Game.play: parsing it, the seat and game lookup |
 | message_ms | the move less the message and the renders: Daphne's and Channels' part |
 
@@ -192,9 +192,11 @@ def probe(name, function):
 
 
 def install_probes():
-    from games import board, consumers, rules, views
-    from games.consumers import GameConsumer
+    from games import rules, views
+    from games.live import consumers
+    from games.live.consumers import GameConsumer
     from games.models import game as models
+    from games.table import board
 
     views.move = probe("view", views.move)
     views._board_or_redirect = probe("post_render", views._board_or_redirect)

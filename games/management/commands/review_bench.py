@@ -19,10 +19,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games import rules
-from games.log import full_log
+from games.history.review import advance, board, checkpoint_states, position_context
 from games.models import Move
-from games.review import advance, board, checkpoint_states, position_context
 from games.rules.bots import play_random_game
+from games.table.log import full_log
 
 
 def median_ms(work, repeat):

@@ -15,7 +15,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.worker import in_memory_layer
+from games.play.worker import in_memory_layer
 
 # A process that dies is started again, but never sooner than this after its
 # last start, so that one failing at start-up does not spin.

@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.worker import INTERVAL, JOBS, in_memory_layer, run_round
+from games.play.worker import INTERVAL, JOBS, in_memory_layer, run_round
 
 __all__ = ["JOBS", "Command"]
 

@@ -3,9 +3,9 @@
 from django.template.loader import render_to_string
 
 from config import statements
-from games import chat, presence
-from games.board import player_name, seats_at
+from games.chat import messages as chat, presence
 from games.models import Game, Seat
+from games.table.board import player_name, seats_at
 
 
 def chat_context(game, user, seat, **extra):
@@ -49,7 +49,7 @@ def people(game, here=None, here_too=()):
     if here is None:
         here = presence.present(game.code, [s.user_id for s in seats])
     here = set(here) | set(here_too)
-    # Read afresh: the seats of a version are kept (games/board.py), their seen_at moves on.
+    # Read afresh: the seats of a version are kept (games/table/board.py), their seen_at moves on.
     seen = dict(statements.values("seen at", _seen_at, game.pk))
     return [
         {

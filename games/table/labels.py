@@ -2,7 +2,6 @@
 
 from django.utils.translation import gettext as _, ngettext
 
-from games.cardnames import colour_name
 from games.rules.actions import MONEY_EFFECTS
 from games.rules.cards import (
     BIRTHDAY,
@@ -21,6 +20,7 @@ from games.rules.cards import (
     SLY_DEAL,
     SPEEDING,
 )
+from games.table.cardnames import colour_name
 
 
 class Labels:

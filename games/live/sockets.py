@@ -3,7 +3,7 @@
 Self-checks. Group memberships live in the channel layer. A Redis restart
 forgets them, and the broadcasts made while it is down are lost; a consumer
 whose turn at its process's blocking read comes after Redis is back never
-sees an error (see games/consumers.py). So a self-checking socket receives a
+sees an error (see games/live/consumers.py). So a self-checking socket receives a
 "socket.check" message every GAME_SOCKET_CHECK_SECONDS (a setting for every
 such socket, 20 by default; the first wait is jittered so that sockets
 opened together do not check together; a client that keeps talking does
@@ -312,7 +312,7 @@ class SelfChecking:
         """Handle `message` on the event loop, without a thread; return whether it was.
 
         A consumer answers here what it can without the database, such as a
-        broadcast whose drawing this process remembers (games/consumers.py):
+        broadcast whose drawing this process remembers (games/live/consumers.py):
         the hop to a thread and back costs more CPU than the drawing itself.
         Anything else is dispatched to the consumer's thread, as Channels does.
         """

@@ -10,7 +10,7 @@ game. Games that ended before reviews existed get theirs on the first visit
 
 Everything is revealed in a review (docs/rules.md section 10), so its board shows
 every hand (`rules.review_view`), or exactly what one player saw
-(`rules.view_for`), drawn by the table's own code (games/board.py).
+(`rules.view_for`), drawn by the table's own code (games/table/board.py).
 """
 
 import logging
@@ -22,14 +22,14 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import rules
-from games.analysis import Analysis
-from games.board import player_name
-from games.cardnames import colour_name, kind_name
-from games.log import dealt_state, full_log, move_log, tell_alternatives
+from games.history.analysis import Analysis
 from games.models import Checkpoint, Game
 from games.models.signals import game_ending
-from games.presenting import no_winner_text, present
 from games.rules.state import ABANDONED, RESIGNED
+from games.table.board import player_name
+from games.table.cardnames import colour_name, kind_name
+from games.table.log import dealt_state, full_log, move_log, tell_alternatives
+from games.table.presenting import no_winner_text, present
 
 log = logging.getLogger(__name__)
 

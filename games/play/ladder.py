@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import BotStrength, Edition
-from games.bots import bot_account
 from games.models import Game, Seat, StaleBoard
+from games.play.bots import bot_account
 from games.rules import IllegalMove, awaiting, forced_move, view_for
 from games.rules.arena import wilson
 from games.rules.bots import LEVELS, choose

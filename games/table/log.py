@@ -17,8 +17,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
 from games import rules
-from games.cardnames import colour_name, kind_name
-from games.memo import Memo
 from games.models import Move
 from games.rules.cards import (
     BIRTHDAY,
@@ -36,6 +34,8 @@ from games.rules.cards import (
     SLY_DEAL,
     SPEEDING,
 )
+from games.table.cardnames import colour_name, kind_name
+from games.table.memo import Memo
 
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
 
@@ -162,7 +162,7 @@ def recent_moves(game, names, deck, length=15):
 
 
 # The moves a transaction just recorded, by game and (first move's number, version after them):
-# handed over after the commit (games.board.remember), so the log goes on without reading them.
+# handed over after the commit (games.table.board.remember), so the log goes on without reading them.
 _made = Memo(256)
 
 

@@ -1,10 +1,10 @@
 """The table drawn: one player's fragments of a game, drawn once and shared where alike.
 
-games.presenting turns a seat's view into the templates' data (the only data
+games.table.presenting turns a seat's view into the templates' data (the only data
 that leaves the engine is `rules.view_for(state, seat)`: another player's hand
 or the order of the draw pile cannot leak into a page, an htmx response or a
 socket message); this module draws it, remembering what is the same for many
-viewers, versions and games (games/memo.py), and tells a socket which
+viewers, versions and games (games/table/memo.py), and tells a socket which
 fragments changed.
 """
 
@@ -19,12 +19,12 @@ from django.utils.safestring import mark_safe
 
 from accounts.models import Vacation
 from games import rules
-from games.game_over import game_over_context
-from games.log import recent_moves, remember_moves
-from games.memo import Memo, moment
 from games.models import Game
 from games.models.signals import move_committed
-from games.presenting import present, view_deck
+from games.table.game_over import game_over_context
+from games.table.log import recent_moves, remember_moves
+from games.table.memo import Memo, moment
+from games.table.presenting import present, view_deck
 
 # The fragments of the table page, by id: those that changed are sent after a move (of the
 # board, the parts that changed: see _board_parts).
@@ -158,7 +158,7 @@ def _table_urls(code):
     }
 
 
-# Drawn tables remembered in this process (see games/memo.py). Their keys name the game's
+# Drawn tables remembered in this process (see games/table/memo.py). Their keys name the game's
 # version and the language; and, since a clock's words ("4 minutes left") age without a
 # new version, the half-minute they were drawn in (the page's script counts down anyway).
 _players = Memo(2048)
@@ -361,7 +361,7 @@ def board_for(game, user):
 
     The move's answer draws the mover's board, and the mover's socket then gets
     the same fragments without reading or drawing anything again (or waits for
-    them while the answer draws them: see games/memo.py).
+    them while the answer draws them: see games/table/memo.py).
     """
     return _board(game, user)[0]
 

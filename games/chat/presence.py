@@ -4,7 +4,7 @@ A player is here while one of their sockets on the game holds a key
 `presence:<code>:<user>:<n>` (n below SLOTS). The keys live in the cache
 that every server process shares, and they expire: a process that dies
 without a goodbye lets its sockets' keys lapse within sockets.slot_seconds(),
-and each self-check of a living socket renews its key (games/sockets.py).
+and each self-check of a living socket renews its key (games/live/sockets.py).
 Only arrivals and departures are announced (a player's first socket
 opening, their last closing), never anything about a move.
 """
@@ -13,7 +13,7 @@ import logging
 
 from django.core.cache import cache
 
-from games.sockets import release_slots, renew_slots, slot_seconds
+from games.live.sockets import release_slots, renew_slots, slot_seconds
 
 log = logging.getLogger(__name__)
 

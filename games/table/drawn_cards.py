@@ -1,4 +1,4 @@
-"""A card of a player's view as the table's templates draw it (games/board.py).
+"""A card of a player's view as the table's templates draw it (games/table/board.py).
 
 Built once per card, the colour it stands for and the language in a process,
 its names translated once: a table shows dozens of cards to every viewer.
@@ -8,9 +8,9 @@ from collections import Counter
 
 from django.utils import translation
 
-from games.cardnames import colour_name, kind_name
-from games.cardtexts import CARD_TEXTS
 from games.rules.cards import COLOURS, KIND_BY_ID
+from games.table.cardnames import colour_name, kind_name
+from games.table.cardtexts import CARD_TEXTS
 
 # Cards as drawn, by card, the colour it stands for and the language: a few thousand at most.
 # Shared by every table: whoever gets one copies it before changing it.

@@ -1,8 +1,8 @@
-"""The chat's and presence's part of the game socket (mixed into games.consumers.GameConsumer).
+"""The chat's and presence's part of the game socket (mixed into games.live.consumers.GameConsumer).
 
 Only ids travel through the channel layer: "chat.message" carries a message's
 id, "presence.changed" nothing. Each socket reads the message and sends it
-only if its own user may read it (games/chat.py: the room, their blocks and
+only if its own user may read it (games/chat/messages.py: the room, their blocks and
 their switch): the players' sockets never receive the spectators' chat while
 the game runs, and a blocker's socket never receives the blocked user's
 messages.
@@ -13,7 +13,7 @@ been drawn before) the socket sends that player both rooms at once, and a
 message of a room the page does not show yet is never sent (htmx would find
 no target for it).
 
-Presence is counted per socket (games/presence.py): a player is here while
+Presence is counted per socket (games/chat/presence.py): a player is here while
 one of their sockets on the game is open.
 """
 
@@ -21,8 +21,8 @@ import secrets
 
 from django.utils import timezone, translation
 
-from games import chat, presence
-from games.chat_panel import new_message_html, presence_html, rooms_html
+from games.chat import messages as chat, presence
+from games.chat.panel import new_message_html, presence_html, rooms_html
 from games.models import Game, Seat, group_send
 
 

@@ -52,7 +52,7 @@ def _awaited_seats(now):
     """Return the seats active correspondence games wait for, of players with an email address.
 
     Absent players are left out: their decisions are made for them by the defaults. So
-    are players on vacation: their games wait for them (games/vacation.py).
+    are players on vacation: their games wait for them (games/play/vacation.py).
     """
     on_vacation = Vacation.objects.current(now).filter(user_id=OuterRef("user_id"))
     return (

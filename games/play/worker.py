@@ -11,8 +11,8 @@ in-memory layer's queues live.
 
 Several workers (Redis) may run at once: the deadlines are enforced under
 each game's lock, a bot seat is thought for by the worker that claimed it in
-the shared cache (games.bots.claim), and each worker serves the accounts in
-turn (games.bots.due_bot_seats).
+the shared cache (games.play.bots.claim), and each worker serves the accounts in
+turn (games.play.bots.due_bot_seats).
 """
 
 import asyncio
@@ -24,10 +24,10 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.analysis import analyse_next
-from games.bots import play_bot_moves
-from games.clocks import enforce_deadlines
-from games.emails import send_due_emails
+from games.history.analysis import analyse_next
+from games.play.bots import play_bot_moves
+from games.play.clocks import enforce_deadlines
+from games.play.emails import send_due_emails
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 # Each job reads the clock itself when it needs it (a move under its game's
 # lock), so that a deadline a move starts counts from that move, not from the
 # start of the round. The post-game analysis comes last and takes at most
-# ANALYSIS_SECONDS_PER_ROUND of a round (games/analysis.py), so that moves and
+# ANALYSIS_SECONDS_PER_ROUND of a round (games/history/analysis.py), so that moves and
 # emails never wait for it long.
 JOBS = [
     (enforce_deadlines, "timeout(s) applied"),

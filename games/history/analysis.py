@@ -3,7 +3,7 @@
 The engine judges each decision from its seat's view (games/rules/analysis.py);
 this module keeps one Analysis row per game: its place in the queue and its
 verdicts (one JSON document, by move number). The queue lives in the
-database, so it survives restarts: the worker (games/worker.py) runs
+database, so it survives restarts: the worker (games/play/worker.py) runs
 `analyse_next` every round, which queues the games that ended lately, claims
 one game (the one it was on first: one game at a time per worker) and judges
 its decisions for ANALYSIS_SECONDS_PER_ROUND seconds, so that the round's

@@ -4,7 +4,7 @@ Only a version travels through the channel layer ("game.updated"); every
 socket renders what ITS user may see (rules.view_for) and sends it as
 hx-swap-oob fragments. A connection starts with the whole board, so a
 client that missed updates while disconnected heals by reconnecting. A page
-sends its moves over its socket (games/socket_moves.py), each carrying the
+sends its moves over its socket (games/live/moves.py), each carrying the
 version it was drawn from, as the POST does.
 
 How a socket recovers when the channel layer fails (Redis restarted; the
@@ -13,7 +13,7 @@ fault tests in games/tests/test_faults.py):
 - Group memberships live in Redis. A Redis restart forgets them all, and
   the broadcasts made while it is down are lost.
 - The socket that meets the layer's error tells every socket of its process
-  (games/sockets.py): each shows "live updates are paused" and checks itself
+  (games/live/sockets.py): each shows "live updates are paused" and checks itself
   every second. The first check whose joining of its group succeeds (Redis
   is back) sends the board if it is behind and takes the notice away: within
   a few seconds of Redis coming back, without a reconnect. A socket opened
@@ -34,18 +34,18 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.board import board_update, game_at
-from games.chat_socket import ChatSocket
-from games.memo import WouldWait, without_waiting
+from games.chat.socket import ChatSocket
+from games.live.moves import SocketMoves
+from games.live.sockets import LAYER_ERRORS, SelfChecking
 from games.models import Game, group_name
-from games.socket_moves import SocketMoves
-from games.sockets import LAYER_ERRORS, SelfChecking
+from games.table.board import board_update, game_at
+from games.table.memo import WouldWait, without_waiting
 from games.views import may_watch
 
 
 class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
-    shown = None  # what the page shows: a mark by fragment (games.board.fragment_marks)
+    shown = None  # what the page shows: a mark by fragment (games.table.board.fragment_marks)
     chosen_language = None
 
     def connect(self):
@@ -66,7 +66,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         except LAYER_ERRORS:
             # Redis away: the board is drawn from the database all the same, and the
-            # socket joins its group as soon as Redis is back (games/sockets.py).
+            # socket joins its group as soon as Redis is back (games/live/sockets.py).
             self.layer_failed()
         self.accept()
         self.send_board()
@@ -78,7 +78,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     async def handled_on_loop(self, message):
         """Draw a broadcast's board on the event loop when this process remembers all of it.
 
-        After a move made in this process (games.board.remember) a socket's
+        After a move made in this process (games.table.board.remember) a socket's
         redraw reads nothing: it is drawn here, without the hop to a thread and
         back. Anything that would read the database (a move made in another
         process, a correspondence game's vacations, the game's end) or wait for
@@ -139,7 +139,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             html, self.shown = board_update(game, self.user, self.shown)
         self.sent_version = game.version
         self.send(text_data=html)
-        self.board_sent(game)  # games/chat_socket.py: the chat's rooms when the game ends
+        self.board_sent(game)  # games/chat/socket.py: the chat's rooms when the game ends
 
     def language(self):
         """Return the language of this socket's pages: the user's choice, else the browser's.

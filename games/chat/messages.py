@@ -6,7 +6,7 @@ which the players do not receive while the game runs (no coaching through
 it). Once the game has ended both are open to all, in the review too.
 
 Only a message's id goes through the channel layer ("chat.message"); each
-socket reads it and decides for its own user (games/chat_socket.py), as
+socket reads it and decides for its own user (games/chat/socket.py), as
 boards are drawn per socket.
 """
 

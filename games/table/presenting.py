@@ -1,7 +1,7 @@
 """A seat's view of a game as the table templates' data: names, cards, moves in words.
 
 `present` turns `rules.view_for(state, seat)` (the only data that leaves the
-engine) and the players' names into what games/table.html draws; games.board
+engine) and the players' names into what games/table.html draws; games.table.board
 draws it. The GameState itself never reaches a template, so another player's
 hand or the order of the draw pile cannot leak into a page, an htmx response
 or a socket message.
@@ -12,10 +12,6 @@ import marshal
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
-from games.cardnames import colour_name
-from games.drawn_cards import card, set_numbers
-from games.labels import Labels
-from games.memo import Memo
 from games.rules.cards import (
     BIRTHDAY,
     DEAL_BREAKER,
@@ -34,6 +30,10 @@ from games.rules.cards import (
     build_deck,
     decks_for,
 )
+from games.table.cardnames import colour_name
+from games.table.drawn_cards import card, set_numbers
+from games.table.labels import Labels
+from games.table.memo import Memo
 
 
 def shown_key(data):

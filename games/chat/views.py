@@ -2,7 +2,7 @@
 
 Each works as a plain POST and redirect back to the table, and answers an
 htmx request with the piece of the panel it changed. New messages reach
-every reader over the game's socket (games/chat_socket.py).
+every reader over the game's socket (games/chat/socket.py).
 """
 
 from django.contrib import messages
@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.http import never_cache
-from games import chat
-from games.chat_panel import chat_context
+from games.chat import messages as chat
+from games.chat.panel import chat_context
 from games.models import Game
 from games.views import may_watch
 

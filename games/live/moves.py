@@ -1,4 +1,4 @@
-"""Moves sent over the game socket (mixed into games.consumers.GameConsumer).
+"""Moves sent over the game socket (mixed into games.live.consumers.GameConsumer).
 
 A page with its socket open sends its move forms over it (htmx-ext-ws's
 `ws-send`: the form's fields as JSON) instead of posting them: no HTTP
@@ -10,7 +10,7 @@ commit) happens alike. A move made sends nothing more: the broadcast redraws
 every socket, this one included. A refused one is told to this socket alone,
 in the page's flash (the fragment the POST's answer fills with its messages).
 
-Every move reads the socket's session again (games/sockets.py session_lasts):
+Every move reads the socket's session again (games/live/sockets.py session_lasts):
 a session that ended (a logout, a password changed elsewhere) makes no move,
 and its socket is closed with SESSION_ENDED at once.
 
@@ -35,9 +35,9 @@ from django.utils.translation import gettext as _
 
 from config.middleware import database_unavailable_message
 from games import rules
-from games.board import flash_fragment
+from games.live.sockets import SESSION_ENDED, session_lasts
 from games.models import Game, StaleBoard
-from games.sockets import SESSION_ENDED, session_lasts
+from games.table.board import flash_fragment
 from games.views import BadMove, find_seat, illegal_move_message, parse_move
 
 log = logging.getLogger(__name__)

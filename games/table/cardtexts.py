@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy as _, gettext_noop, pgettext_lazy
 
-from games.cardnames import colour_name, kind_name
 from games.rules.cards import (
     ACTION,
     BROWN,
@@ -25,6 +24,7 @@ from games.rules.cards import (
     WILD_ANY,
     rent_for,
 )
+from games.table.cardnames import colour_name, kind_name
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Counts, values, colours, set sizes and rents are read from the engine's deck
 (games/rules/cards.py); the cards are drawn by the table's own card partial
-and described by games/cardtexts.py, so the page and the table cannot drift
+and described by games/table/cardtexts.py, so the page and the table cannot drift
 apart.
 """
 
@@ -10,9 +10,6 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from games.cardnames import colour_name
-from games.cardtexts import building_bonus
-from games.drawn_cards import card
 from games.rules.cards import (
     ACTION,
     CARD_KINDS,
@@ -25,6 +22,9 @@ from games.rules.cards import (
     RENT_CARD,
     WILD_ANY,
 )
+from games.table.cardnames import colour_name
+from games.table.cardtexts import building_bonus
+from games.table.drawn_cards import card
 
 GROUPS = (
     ("money", _("Money"), lambda kind: kind.category == MONEY),

@@ -6,12 +6,12 @@ vacation counts against the year it starts in, even when it runs into the
 next. Ended early, it counts the whole days begun and gives the rest back.
 Vacations never overlap: a new one can be declared only when none is under way.
 
-The clocks (games/models.py): when a vacation starts, the deadline of every
+The clocks (games/models/game.py): when a vacation starts, the deadline of every
 decision a correspondence game waits for from the player moves by its length
 (the reserve is not spent); a decision that arrives during the vacation starts
 when it ends (Game._set_deadlines); ended early, the unused part is taken back.
 No timeout is applied to a player on vacation (enforce_deadlines) and no email
-nags them (games/emails.py). Live games are not affected. A vacation is public:
+nags them (games/play/emails.py). Live games are not affected. A vacation is public:
 the tables and the "Your turn" lists show who is on vacation until when.
 """
 
