@@ -75,7 +75,7 @@ class TableForm(forms.Form):
     )
     bot_level = forms.ChoiceField(
         label=_("Computer level"),
-        choices=bots.LEVELS,
+        choices=bots.LEVEL_NAMES.items(),
         initial="basic",
     )
 
@@ -152,7 +152,7 @@ class ComputerGameForm(forms.Form):
 
     level = forms.ChoiceField(
         label=_("Level"),
-        choices=bots.LEVELS,
+        choices=bots.LEVEL_NAMES.items(),
         initial="basic",
         widget=forms.RadioSelect,
         error_messages={

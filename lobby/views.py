@@ -650,7 +650,7 @@ def room_context(request, game):
         "seats": seats,
         "free_seats": range(max(game.seat_count - len(seats), 0)),
         "is_host": is_host,
-        "bot_levels": list(bots.LEVELS.items()),
+        "bot_levels": list(bots.LEVEL_NAMES.items()),
         "my_seat": my_seat,
         "can_join": is_open and my_seat is None and len(seats) < game.seat_count,
         "can_leave": is_open and my_seat is not None and not is_host,

@@ -24,16 +24,13 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import Game, Seat, SeatingError, StaleBoard
 from games.rules import search
-from games.rules.bots import bot_move
+from games.rules.bots import LEVELS, bot_move
 from games.rules.state import RESPOND
 
 log = logging.getLogger(__name__)
 
-LEVELS = {
-    "random": _("Random"),
-    "basic": _("Basic"),
-    "strong": _("Strong"),
-}
+# The levels are the engine's (games/rules/bots.py LEVELS, the one list); the site names them.
+LEVEL_NAMES = dict(zip(LEVELS, (_("Random"), _("Basic"), _("Strong")), strict=True))
 # The pause after the previous move before a bot moves, so that people see each move.
 PAUSE = timedelta(seconds=1)
 # Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting:
@@ -232,4 +229,4 @@ def _move(seat, game):
 
 
 def level_name(level):
-    return gettext(str(LEVELS.get(level, level)))
+    return gettext(str(LEVEL_NAMES.get(level, level)))

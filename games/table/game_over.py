@@ -6,7 +6,7 @@ rematch itself (a new private table) is made by Game.ask_rematch.
 
 from django.urls import reverse
 
-from games.play.bots import LEVELS
+from games.rules.bots import LEVELS
 
 
 def game_over_context(game, user, names_by_user):
