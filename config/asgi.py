@@ -22,10 +22,10 @@ drop_twisted_access_lines()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.apps import apps as django_apps  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from config import mailbox  # noqa: E402
-from config.echo import EchoConsumer  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
 from config.socket_auth import SocketAuthMiddleware  # noqa: E402
 from games.live.consumers import GameConsumer  # noqa: E402
@@ -38,9 +38,13 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/lobby/<slug:code>/", LobbyConsumer.as_asgi()),
     path("ws/me/", UserConsumer.as_asgi()),
-    # The load test's baseline (manage.py loadtest): a bare round trip.
-    path("ws/echo/", EchoConsumer.as_asgi()),
 ]
+if django_apps.is_installed("games.tools"):
+    from games.tools.echo import EchoConsumer
+
+    # The load test's baseline (manage.py loadtest): a bare round trip. Never in production
+    # unless asked for (settings.TOOLS).
+    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))
 
 application = ProtocolTypeRouter(
     {

@@ -108,6 +108,11 @@ INSTALLED_APPS = [
     "games",
     "lobby",
 ]
+# The measuring tools (games/tools/: benchmarks, the load test, the echo socket): installed in
+# development, and in production only when asked for (FULLSET_TOOLS=1).
+TOOLS = envbool("FULLSET_TOOLS", DEBUG)
+if TOOLS:
+    INSTALLED_APPS.append("games.tools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

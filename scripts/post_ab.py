@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from games.load import cpu_seconds, free_port, wait_for_port  # noqa: E402  (no Django needed)
+from games.tools.load import cpu_seconds, free_port, wait_for_port  # noqa: E402  (no Django needed)
 
 
 def main():
@@ -135,8 +135,8 @@ async def play(servers, options):
     import aiohttp
     from asgiref.sync import sync_to_async
 
-    from games.load import Player, move_fields, pick_move, read_game
-    from games.management.commands.move_bench import current_version, make_table
+    from games.tools.load import Player, move_fields, pick_move, read_game
+    from games.tools.management.commands.move_bench import current_version, make_table
 
     rng = random.Random(options.seed)
     spent = dict.fromkeys(servers, 0.0)

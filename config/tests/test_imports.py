@@ -201,6 +201,23 @@ def test_play_table_and_history_import_no_view_socket_or_chat():
     assert above == set()
 
 
+def test_no_module_a_request_runs_imports_the_measuring_tools():
+    """games.tools (benchmarks, load tools, the echo socket) is reached by tests, scripts and
+    config.asgi's route for the echo socket only, which it adds when the tools app is installed."""
+    graph = import_graph()
+
+    reaching = {
+        (name, target)
+        for name, targets in graph.items()
+        if not within(name, "games.tools", "scripts", "conftest", "config.asgi")
+        and ".tests" not in f".{name}"
+        for target in targets
+        if within(target, "games.tools")
+    }
+
+    assert reaching == set()
+
+
 def modules_of_their_own(folder):
     """Return the Python modules directly in `folder`, beside its __init__.py."""
     return sorted(path.name for path in folder.glob("*.py") if path.name != "__init__.py")

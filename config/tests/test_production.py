@@ -238,7 +238,7 @@ def test_it_names_no_server_software(tmp_path):
     import http.client
     import time
 
-    from games.load import free_port, wait_for_port
+    from games.tools.load import free_port, wait_for_port
 
     env = {**PRODUCTION, "STATIC_ROOT": str(tmp_path / "static")}
     env["SQLITE_PATH"] = str(tmp_path / "db.sqlite3")
@@ -273,3 +273,32 @@ def test_it_names_no_server_software(tmp_path):
     assert headers, "serve did not answer"
     assert "location" in headers  # the HTTPS redirect: Daphne answered
     assert "server" not in headers
+
+
+ROUTES_AND_COMMANDS = (
+    "import json, config.asgi\n"
+    "from django.core.management import get_commands\n"
+    "routes = [str(p.pattern) for p in config.asgi.websocket_urlpatterns]\n"
+    "print(json.dumps([routes, sorted(get_commands())]))"
+)
+TOOLS = {"loadtest", "move_bench", "page_bench", "serve_bench", "review_bench", "bot_fairness"}
+
+
+def test_a_production_server_serves_no_benchmark_route_and_has_no_benchmark_command():
+    result = run([sys.executable, "-c", ROUTES_AND_COMMANDS], **PRODUCTION, FULLSET_TOOLS=None)
+
+    assert result.returncode == 0, result.stderr
+    routes, commands = json.loads(result.stdout)
+    assert "ws/games/<slug:code>/" in routes
+    assert "ws/echo/" not in routes
+    assert "serve" in commands and "worker" in commands
+    assert TOOLS.isdisjoint(commands)
+
+
+def test_the_tools_come_in_production_only_when_asked_for():
+    result = run([sys.executable, "-c", ROUTES_AND_COMMANDS], **PRODUCTION, FULLSET_TOOLS="1")
+
+    assert result.returncode == 0, result.stderr
+    routes, commands = json.loads(result.stdout)
+    assert "ws/echo/" in routes
+    assert TOOLS <= set(commands)

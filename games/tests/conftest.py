@@ -68,7 +68,7 @@ def shared_env(transactional_db):
 
     from django.db import connection
 
-    from games.load import database_url
+    from games.tools.load import database_url
 
     url = database_url(connection.settings_dict)
     if url is None or not os.environ.get("REDIS_URL"):
@@ -81,12 +81,12 @@ def shared_env(transactional_db):
 
 @pytest.fixture
 def start_server(shared_env, tmp_path):
-    """Return a function starting a Daphne process on a free loopback port (games.load.Server).
+    """Return a function starting a Daphne process on a free loopback port (games.tools.load.Server).
 
     Every server started is stopped at the end of the test, before the
     database is emptied.
     """
-    from games.load import Server
+    from games.tools.load import Server
 
     started = []
 

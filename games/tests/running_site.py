@@ -20,7 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from games.load import database_url, free_port
+from games.tools.load import database_url, free_port
 
 START_TIMEOUT = 120  # a loaded 2-core machine starts Django slowly
 

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.load import Player, login_cookies, move_fields, posted_version
+from games.tools.load import Player, login_cookies, move_fields, posted_version
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,6 @@ from django.conf import settings
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from conftest import CHROMIUM, CHROMIUM_ARGS
-from games.load import free_port, wait_for_port
 from games.tests.running_site import (
     START_TIMEOUT,
     make_run_commands,
@@ -24,6 +23,7 @@ from games.tests.running_site import (
     printed,
     server_env,
 )
+from games.tools.load import free_port, wait_for_port
 
 BOUND = 2.0  # seconds from the computer's move to its line on the newcomer's page
 TABLE_URL = re.compile(r"/games/([a-z0-9]+)/$")

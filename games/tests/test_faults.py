@@ -19,7 +19,9 @@ import pytest
 from django.db import OperationalError, connections
 from django.urls import reverse
 
-from games.load import (
+from games.models import Move
+from games.tests.running_site import holder_pid
+from games.tools.load import (
     Player,
     PostgresServer,
     RedisServer,
@@ -29,8 +31,6 @@ from games.load import (
     move_fields,
     posted_version,
 )
-from games.models import Move
-from games.tests.running_site import holder_pid
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

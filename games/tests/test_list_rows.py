@@ -5,8 +5,8 @@ from django.contrib.auth import get_user_model
 
 from config.statements import joined
 from games.history.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
-from games.management.commands.page_bench import finished_history
 from games.models import Game, Invitation, Seat
+from games.tools.management.commands.page_bench import finished_history
 
 pytestmark = pytest.mark.django_db
 

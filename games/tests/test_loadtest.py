@@ -49,7 +49,7 @@ def test_it_plays_every_table_and_prints_its_figures_last(live_asgi_server):
 
 
 def test_it_sends_the_moves_over_the_players_sockets_and_posts_none(live_asgi_server, monkeypatch):
-    from games.load import Player
+    from games.tools.load import Player
 
     posts, sent = [], []
 
@@ -83,14 +83,14 @@ def test_it_sends_the_moves_over_the_players_sockets_and_posts_none(live_asgi_se
 
 
 def test_it_counts_a_move_refused_over_the_socket_as_an_error(live_asgi_server, monkeypatch):
-    from games import load
+    from games.tools import load
 
     fields = load.move_fields
 
     def from_an_old_board(move, version):
         return fields(move, version - 1)
 
-    monkeypatch.setattr("games.management.commands.loadtest.move_fields", from_an_old_board)
+    monkeypatch.setattr("games.tools.management.commands.loadtest.move_fields", from_an_old_board)
     out = StringIO()
     call_command(
         "loadtest",
@@ -126,10 +126,10 @@ def test_it_refuses_servers_off_this_machine(db, url):
 
 @pytest.mark.django_db
 def test_its_players_play_like_the_basic_bot_by_default(table_game, alice, bob):
-    from games.load import choose_move
     from games.rules import Move
     from games.rules.position import card_in
     from games.tests.helpers import set_position
+    from games.tools.load import choose_move
 
     state = set_position(
         table_game,
@@ -181,7 +181,7 @@ def test_it_finds_the_server_while_the_server_closes_sockets(monkeypatch):
     import os
     import socket
 
-    from games import load
+    from games.tools import load
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts import profile
-from games.management.commands.page_bench import finished_history
+from games.tools.management.commands.page_bench import finished_history
 from games.views import GAMES_PER_PAGE
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.management.commands.page_bench import finished_history
 from games.models import Game, Invitation, Seat
 from games.tests.test_page_queries_flat import page_paths
+from games.tools.management.commands.page_bench import finished_history
 from games.views import GAMES_PER_PAGE
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from games.tests.review_helpers import started_game
 
 pytestmark = pytest.mark.django_db
 
-# Three "basic" bots picking with games.load.pick_move play 124 moves from this seed,
+# Three "basic" bots picking with games.tools.load.pick_move play 124 moves from this seed,
 # whatever the players' ids: long enough for the tests that play 60 or 80 of them.
 LONG_GAME_SEED = 2
 
@@ -538,7 +538,7 @@ def test_it_sends_the_parts_of_the_board_that_changed_and_the_board_is_as_if_dra
     alice, bob, charlie
 ):
     """A page that swaps in the parts it is sent shows the board its player would be shown."""
-    from games.load import pick_move
+    from games.tools.load import pick_move
 
     users = [alice, bob, charlie]
     game = started_game(users, seed=LONG_GAME_SEED)
@@ -575,7 +575,7 @@ def test_the_fragments_put_together_in_their_frames_are_those_their_templates_dr
     from django.utils.html import escape
     from django.utils.safestring import mark_safe
 
-    from games.load import pick_move
+    from games.tools.load import pick_move
 
     users = [alice, bob, charlie]
     dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")

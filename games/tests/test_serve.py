@@ -5,8 +5,8 @@ import signal
 
 import pytest
 
-from games.load import free_port
 from games.tests.running_site import alive, manage_serve, server_pid_of, wait_until
+from games.tools.load import free_port
 
 
 def test_it_refuses_several_processes_without_redis(tmp_path):

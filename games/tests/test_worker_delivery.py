@@ -19,7 +19,6 @@ import pytest
 from django.conf import settings
 
 from games import rules
-from games.load import VERSION, database_url, free_port, move_fields, wait_for_port
 from games.tests.running_site import (
     START_TIMEOUT,
     make_run_commands,
@@ -27,6 +26,7 @@ from games.tests.running_site import (
     printed,
     server_env,
 )
+from games.tools.load import VERSION, database_url, free_port, move_fields, wait_for_port
 
 BOUND = 2.0  # seconds from a worker's move to its board in alice's socket
 
@@ -35,7 +35,7 @@ import json
 from django.contrib.auth import get_user_model
 from games import rules
 from games.play import bots
-from games.load import login_cookies
+from games.tools.load import login_cookies
 from games.models import Game
 
 User = get_user_model()

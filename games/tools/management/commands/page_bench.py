@@ -44,8 +44,8 @@ from django.db import connection, transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from games.load import login_cookies
-from games.management.commands.move_bench import BenchServer
+from games.tools.load import login_cookies
+from games.tools.management.commands.move_bench import BenchServer
 
 OPPONENTS = 4
 

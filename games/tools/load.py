@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 VERSION = re.compile(rb'data-version="(\d+)"')
 # A refusal told in the page's flash (templates/games/table.html#flash): a message in it.
 REFUSAL = re.compile(rb'<div id="flash"[^>]*>\s*<p class="message')

@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.load import RedisServer, free_port
+from games.tools.load import RedisServer, free_port
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ with probes around the parts of a move: each probe adds up the CPU time of the
 thread it runs in (time.thread_time), and the whole process's CPU
 (time.process_time, every thread) is read before and after each series of
 moves. The players are real HTTP and WebSocket clients in this process
-(games/load.py), so none of their work is counted.
+(games/tools/load.py), so none of their work is counted.
 
 For each table size and run, a fresh game (fixed seeds) is played by basic
 bots, one move at a time (chosen here from the seat's view, outside the
@@ -79,7 +79,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import override_settings
 
-from games.load import (
+from games.tools.load import (
     Player,
     database_url,
     free_port,

@@ -59,7 +59,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 from django.urls import reverse
 
-from games.load import (
+from games.rules.bots import LEVELS
+from games.tools.load import (
     IdleSocket,
     NotLoopback,
     Player,
@@ -81,7 +82,6 @@ from games.load import (
     read_game,
     socket_message,
 )
-from games.rules.bots import LEVELS
 
 DB_THREADS = 4
 FLOOD_SOCKETS_PER_USER = 10
