@@ -16,18 +16,17 @@ username's current "era", which the reset starts anew. An address locked for
 failures over many usernames stays locked: that lock is the address's. Password reset requests: 3 an hour for one email address (whether an
 account has it or not) and 10 an hour from one address.
 
-A cache that fails never turns a login into an error page: while it is down
-the counts are kept in this process only (a warning is logged), which still
-slows a guesser down.
+The counting is accounts/ratelimit.py's (fixed windows); the locks are this
+module's. A cache that fails never turns a login into an error page: while it
+is down the counts are kept in this process only (a warning is logged), which
+still slows a guesser down.
 """
 
-import hashlib
 import ipaddress
 import logging
 import time
 
-from django.core.cache import cache
-from django.core.cache.backends.locmem import LocMemCache
+from accounts.ratelimit import FALLBACK, Limiter, hashed_key
 
 log = logging.getLogger(__name__)
 
@@ -43,34 +42,13 @@ RESETS_PER_EMAIL = 3
 RESETS_PER_ADDRESS = 10
 RESET_WINDOW = 60 * 60
 
-# Where the counts go while the shared cache is down, and for how long after a
-# failure it is left alone (a cache that times out would slow every login).
-_local = LocMemCache("throttle-fallback", {})
-RETRY_AFTER = 10.0  # seconds
-_shared_down_until = 0.0
-
-
-def _call(method, *args, **kwargs):
-    global _shared_down_until
-    if time.monotonic() >= _shared_down_until:
-        try:
-            return getattr(cache, method)(*args, **kwargs)
-        except ValueError:  # incr() of a missing key: an answer, not a failure
-            raise
-        except Exception as error:
-            _shared_down_until = time.monotonic() + RETRY_AFTER
-            log.warning(
-                "Throttle: the cache failed (%r); counting in this process for %d s.",
-                error,
-                RETRY_AFTER,
-            )
-    return getattr(_local, method)(*args, **kwargs)
+# The counts, the locks and the eras: in the shared cache, in this process while it fails.
+counts = Limiter("Throttle", when_down=FALLBACK, logger=log)
 
 
 def _key(kind, *parts):
     # Hashed: a username may hold characters a cache key must not.
-    digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()
-    return f"throttle:{kind}:{digest}"
+    return hashed_key("throttle", kind, *parts)
 
 
 def address_key(address):
@@ -86,29 +64,17 @@ def address_key(address):
     return str(ip)
 
 
-def _count(key, window):
-    """Add one to the count at `key`, which starts a window of `window` seconds; return it."""
-    # add() starts the window with the first hit; incr() keeps its expiry.
-    if _call("add", key, 1, timeout=window):
-        return 1
-    try:
-        return _call("incr", key)
-    except ValueError:  # expired between add() and incr()
-        _call("set", key, 1, timeout=window)
-        return 1
-
-
 def _is_locked(key):
     # The lock stores its end, not only a cache timeout, so that it ends on
     # time whatever the cache's own clock.
-    until = _call("get", key)
+    until = counts.call("get", key)
     return until is not None and until > time.time()
 
 
 def _fail(count_key, lock_key, limit, window):
-    if _count(count_key, window) >= limit:
-        _call("set", lock_key, time.time() + window, timeout=window)
-        _call("delete", count_key)
+    if counts.hit(count_key, window) >= limit:
+        counts.call("set", lock_key, time.time() + window, timeout=window)
+        counts.call("delete", count_key)
 
 
 def _era_key(username):
@@ -119,7 +85,7 @@ def _login_subjects(username, address):
     # Usernames are compared case-insensitively: "Alice" and "alice" must not
     # get five tries each.
     address = address_key(address or "")
-    era = str(_call("get", _era_key(username)) or "")
+    era = str(counts.call("get", _era_key(username)) or "")
     yield "login-pair", (username or "").casefold(), address, era, FAILURES_PER_PAIR
     if address:
         yield "login-address", address, FAILURES_PER_ADDRESS
@@ -143,7 +109,7 @@ def reset(username, address):
     """Forget the failures of `username` from `address` after a successful login."""
     for kind, *values, _limit in _login_subjects(username, address):
         if kind == "login-pair":
-            _call("delete", _key(kind, *values))
+            counts.call("delete", _key(kind, *values))
 
 
 def lift_login_locks(username):
@@ -153,7 +119,7 @@ def lift_login_locks(username):
     leaves the old ones unread (they expire by themselves). The era outlives
     every lock of the one before it.
     """
-    _call("set", _era_key(username), f"{time.time():.6f}", timeout=2 * WINDOW)
+    counts.call("set", _era_key(username), f"{time.time():.6f}", timeout=2 * WINDOW)
 
 
 def password_checks_locked(user):
@@ -178,8 +144,8 @@ def allow_password_reset(email, address):
     Counted by the address typed, whether an account has it or not, so that
     the answer tells nothing about which accounts there are.
     """
-    allowed = _count(_key("reset-email", email.casefold()), RESET_WINDOW) <= RESETS_PER_EMAIL
+    allowed = counts.hit(_key("reset-email", email.casefold()), RESET_WINDOW) <= RESETS_PER_EMAIL
     if address:
-        per_address = _count(_key("reset-address", address_key(address)), RESET_WINDOW)
+        per_address = counts.hit(_key("reset-address", address_key(address)), RESET_WINDOW)
         allowed = allowed and per_address <= RESETS_PER_ADDRESS
     return allowed

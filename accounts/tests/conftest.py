@@ -33,8 +33,7 @@ def shared_throttle_cache():
     """Start every test with the throttle on the shared cache and an empty local fallback."""
     from accounts import throttle
 
-    throttle._local.clear()
-    throttle._shared_down_until = 0.0
+    throttle.counts.forget()
 
 
 @pytest.fixture(autouse=True)

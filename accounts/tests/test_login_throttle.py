@@ -200,7 +200,7 @@ def test_it_survives_a_cache_that_raises_anything(client, alice, monkeypatch):
 
             return fail
 
-    monkeypatch.setattr(throttle, "cache", Broken())
+    monkeypatch.setattr(throttle.counts, "shared", Broken())
 
     wrong = log_in(client, "alice", "not-it")
     right = log_in(client, "alice", PASSWORD)

@@ -10,18 +10,17 @@ socket reads it and decides for its own user (games/chat/socket.py), as
 boards are drawn per socket.
 """
 
-import time
 from datetime import timedelta
 from functools import partial
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.blocks import blocked_ids
 from accounts.names import is_forbidden_character
+from accounts.ratelimit import FAIL_OPEN, Limiter, Rate
 from config import statements
 from games.models import ChatMessage, ChatMute, Game, Report, group_name, group_send
 from games.models.chat import PHRASES  # noqa: F401  (the quick phrases, for the chat panel)
@@ -30,6 +29,7 @@ MAX_LENGTH = 500
 # A user may send RATE_COUNT messages in RATE_SECONDS, in all their games together.
 RATE_COUNT = 5
 RATE_SECONDS = 10
+_rate = Limiter("Chat", when_down=FAIL_OPEN)
 # Reports one reader may file in 24 hours.
 REPORTS_A_DAY = 20
 # The newest messages a table shows of each room (the review shows them all).
@@ -126,24 +126,15 @@ def post(game, user, seat, text="", phrase="", room=""):
 def take_rate_slot(user):
     """Count a message against its writer's rate; raise ChatError when over it.
 
-    The times live in the cache, which every server process shares (Redis
-    in production). Two messages at the very same moment may both pass: the
-    bound is for floods, not for one message more.
+    A sliding window in the cache, which every server process shares (Redis
+    in production): accounts/ratelimit.py. Two messages at the very same
+    moment may both pass: the bound is for floods, not for one message more.
+    A failing cache must not stop the chat: it lets every message through.
     """
-    key = f"chat-rate:{user.pk}"
-    now = time.time()
-    try:
-        recent = [t for t in cache.get(key, []) if now - t < RATE_SECONDS]
-    except Exception:
-        return  # a failing cache must not stop the chat
-    if len(recent) >= RATE_COUNT:
+    if not _rate.take(f"chat-rate:{user.pk}", Rate(RATE_COUNT, RATE_SECONDS)):
         raise ChatError(
             gettext("You are writing too fast: wait a few seconds before your next message.")
         )
-    try:
-        cache.set(key, recent + [now], RATE_SECONDS)
-    except Exception:
-        pass
 
 
 def announce(code, message_id):

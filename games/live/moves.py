@@ -16,13 +16,13 @@ and its socket is closed with SESSION_ENDED at once.
 
 A hostile page may send anything: a message over MAX_MESSAGE_CHARS, not JSON
 or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a socket's
-messages are dropped before they cost a query, and the refusal is told once
-per flood.
+messages are dropped before they cost a query (a sliding window in the
+socket's memory, accounts/ratelimit.py), and the refusal is told once per
+flood.
 """
 
 import json
 import logging
-from collections import deque
 from time import monotonic
 
 from django.conf import settings
@@ -33,6 +33,7 @@ from django.utils import translation
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
+from accounts.ratelimit import Rate, SlidingWindow
 from config.middleware import database_unavailable_message
 from games import rules
 from games.live.sockets import SESSION_ENDED, session_lasts
@@ -80,16 +81,14 @@ class SocketMoves:
         if not bound:
             return False
         if self.recent is None:
-            self.recent = deque(maxlen=bound)
-        now = monotonic()
-        if len(self.recent) == bound and now - self.recent[0] < 1:
+            self.recent = SlidingWindow(Rate(bound, 1))
+        if not self.recent.take(monotonic()):
             if not self.throttled:
                 self.throttled = True
                 with translation.override(self.language()):
                     self.flash(_("Too many moves at once: wait a moment, then try again."))
             return True
         self.throttled = False
-        self.recent.append(now)
         return False
 
     def make_move(self, data):

@@ -6,7 +6,9 @@ someone else). The bounds are settings (0: no bound); staff are exempt. A
 check that refuses raises LimitReached, a SeatingError, whose message says
 what was reached and what to do. The checks count rows in the database;
 `lock_account` makes two requests of one account at once count one after
-the other (PostgreSQL; SQLite writes one at a time anyway).
+the other (PostgreSQL; SQLite writes one at a time anyway). The rows are the
+truth, even for the invitations counted over an hour or a day: they are not
+counted again in the cache by accounts/ratelimit.py, which a restart empties.
 """
 
 from datetime import timedelta
