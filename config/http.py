@@ -14,10 +14,8 @@ give it, so a slow request never holds up the others for long.
 
 import asyncio
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
-from functools import wraps
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
@@ -26,8 +24,6 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
 from django.urls import set_script_prefix
-from django.utils.cache import add_never_cache_headers
-from django.utils.http import http_date
 
 
 class PooledASGIHandler(ASGIHandler):
@@ -173,32 +169,3 @@ def drop_twisted_access_lines():
         self._logFile = None  # HTTPFactory.log then writes nothing
 
     HTTPFactory.startFactory = startFactory
-
-
-# What django.utils.cache.add_never_cache_headers gives a response that has neither header.
-NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
-_expires = [None, ""]  # the second and its date, as the Expires header writes it
-
-
-def never_cache(view):
-    """Django's never_cache, with the headers written at once when the view set neither.
-
-    Django's parses and merges Cache-Control, and writes the date anew, for
-    every response (about 2% of a move's POST). A view that set either
-    header itself gets Django's merge.
-    """
-
-    @wraps(view)
-    def _view_wrapper(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        if response.has_header("Cache-Control") or response.has_header("Expires"):
-            add_never_cache_headers(response)
-            return response
-        now = int(time.time())
-        if _expires[0] != now:
-            _expires[:] = [now, http_date(now)]
-        response.headers["Expires"] = _expires[1]
-        response.headers["Cache-Control"] = NEVER_CACHE
-        return response
-
-    return _view_wrapper

@@ -1,101 +1,12 @@
-"""Two of Django's middlewares without the work they repeat for every response, and a
-readable answer when the database is unavailable (DatabaseUnavailableMiddleware).
-
-- LocaleMiddleware looks for a language code at the start of every response's
-  path (for i18n_patterns); on this site's paths ("/games/...") the lookup
-  fails, and a failed lookup is not cached, so it ran in full every time
-  (twice a request). With no i18n_patterns in the URLconf, the path can hold
-  no language: the request gets the same language, and the response the same
-  headers, without the lookup.
-- ContentSecurityPolicyMiddleware builds the policy's header from its settings
-  for every response. A policy without a nonce is the same every time: it is
-  built once per configuration.
-
-Each behaves as Django's does wherever the shortcut does not apply.
-"""
+"""A readable answer when the database is unavailable (DatabaseUnavailableMiddleware)."""
 
 import logging
 
-from django.conf import settings
-from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
-from django.middleware import csp, locale
-from django.utils import translation
-from django.utils.cache import patch_vary_headers
-from django.utils.csp import CSP, build_policy
 from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
-
-
-def _paths_hold_languages(request):
-    """Whether the request's URLconf has patterns prefixed with a language (i18n_patterns)."""
-    urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
-    return is_language_prefix_patterns_used(urlconf)[0]
-
-
-class LocaleMiddleware(locale.LocaleMiddleware):
-    def process_request(self, request):
-        if _paths_hold_languages(request):
-            return super().process_request(request)
-        # What Django's does when no pattern is prefixed with a language.
-        translation.activate(translation.get_language_from_request(request))
-        request.LANGUAGE_CODE = translation.get_language()
-
-    def process_response(self, request, response):
-        if _paths_hold_languages(request):
-            return super().process_response(request, response)
-        # What Django's does when no pattern is prefixed with a language.
-        patch_vary_headers(response, ("Accept-Language",))
-        response.headers.setdefault("Content-Language", translation.get_language())
-        return response
-
-
-# id(configuration) -> (configuration, its policy, or None if it asks for a nonce). The
-# configurations are settings and views' decorators: a handful, fixed by the code.
-_policies = {}
-
-
-def _uses_nonce(config):
-    for values in config.values():
-        if values == CSP.NONCE:
-            return True
-        if isinstance(values, list | tuple | set) and CSP.NONCE in values:
-            return True
-    return False
-
-
-def policy(config, nonce):
-    """Return build_policy(config, nonce), built once for a configuration without a nonce.
-
-    A configuration is told by its identity (settings are not changed in place).
-    """
-    found = _policies.get(id(config))
-    if found is None or found[0] is not config:
-        found = (config, None if _uses_nonce(config) else build_policy(config))
-        if len(_policies) > 64:
-            _policies.clear()
-        _policies[id(config)] = found
-    return found[1] if found[1] is not None else build_policy(config, nonce)
-
-
-class ContentSecurityPolicyMiddleware(csp.ContentSecurityPolicyMiddleware):
-    def process_response(self, request, response):
-        # Django's, with the policy built once (see policy).
-        nonce = csp.get_nonce(request)
-        sentinel = object()
-        if (csp_config := getattr(response, "_csp_config", sentinel)) is sentinel:
-            csp_config = settings.SECURE_CSP
-        if (csp_ro_config := getattr(response, "_csp_ro_config", sentinel)) is sentinel:
-            csp_ro_config = settings.SECURE_CSP_REPORT_ONLY
-        for header, config in [
-            (CSP.HEADER_ENFORCE, csp_config),
-            (CSP.HEADER_REPORT_ONLY, csp_ro_config),
-        ]:
-            if config and header not in response:
-                response.headers[str(header)] = policy(config, nonce)
-        return response
 
 
 class DatabaseUnavailableMiddleware:

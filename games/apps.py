@@ -7,9 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from config import sqlite
-
-        sqlite.install()
         # They listen for what a move or a game's end announces (games/models/signals.py).
         from games.history import review  # noqa: F401
         from games.table import board  # noqa: F401

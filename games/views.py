@@ -18,11 +18,11 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
-from config.http import never_cache
 from games import rules
 from games.chat.panel import chat_context, review_chat
 from games.forms import StandingAnswersForm

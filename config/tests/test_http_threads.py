@@ -209,27 +209,6 @@ def test_daphne_writes_no_second_access_line_of_twisteds_per_request():
     assert [e for e in events if "HTTP/1.1" in str(e.get("log_io", ""))] == []
 
 
-@pytest.mark.parametrize("preset", [{}, {"Cache-Control": "public, max-age=60"}, {"Expires": "0"}])
-def test_never_cache_gives_the_headers_djangos_gives(rf, preset):
-    """The site's never_cache (config/http.py) writes what Django's would, merges included."""
-    from django.http import HttpResponse
-    from django.utils.cache import get_max_age
-    from django.views.decorators.cache import never_cache as djangos
-
-    from config.http import never_cache
-
-    def view(request):
-        return HttpResponse("board", headers=preset)
-
-    ours, theirs = never_cache(view)(rf.get("/")), djangos(view)(rf.get("/"))
-
-    assert ours["Cache-Control"] == theirs["Cache-Control"]
-    assert set(ours["Cache-Control"].split(", ")) >= {"no-cache", "no-store", "private"}
-    assert get_max_age(ours) == 0
-    assert ours.has_header("Expires") and ours["Expires"][:16] == theirs["Expires"][:16]
-    assert never_cache(view).__name__ == "view"
-
-
 async def test_a_drawn_response_is_sent_without_listening_for_the_client_going(monkeypatch):
     handler = PooledASGIHandler()
     listened = []

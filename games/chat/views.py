@@ -10,9 +10,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from config.http import never_cache
 from games.chat import messages as chat
 from games.chat.panel import chat_context
 from games.models import Game
