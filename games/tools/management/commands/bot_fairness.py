@@ -155,9 +155,9 @@ def _account(username):
     return user
 
 
-def _honest_table(user, level):
-    """Start a live game of `user` against one computer player of `level`."""
-    game = Game.objects.create(host=user, seat_count=2)
+def _honest_table(user, level, seats=2):
+    """Start a live game of `user` against `seats - 1` computer players of `level`."""
+    game = Game.objects.create(host=user, seat_count=seats)
     game.join(user)
     bots.fill_with_bots(game, level)
     game.refresh_from_db()
@@ -166,10 +166,7 @@ def _honest_table(user, level):
 
 def _hostile_table(user, level):
     """Start a table of `user` and four bots of `level`, and resign: the bots play on."""
-    game = Game.objects.create(host=user, seat_count=5)
-    game.join(user)
-    bots.fill_with_bots(game, level)
-    game.refresh_from_db()
+    game = _honest_table(user, level, seats=5)
     game.play(game.seat_of(user), rules.Move.resign())
     return game
 
