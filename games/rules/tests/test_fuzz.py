@@ -39,14 +39,18 @@ def junk_move(state, rng):
 
 
 def try_move(state, seat, move):
-    """Apply `move` to a copy; a rejection must leave the original state untouched."""
-    before = json.dumps(state.to_json(), sort_keys=True)
-    trial = GameState.from_json(json.loads(before))
+    """Apply `move` to a copy; a rejection must leave the original state untouched.
+
+    `to_json` copies every list of the state, so `before` shares nothing the
+    trial could change.
+    """
+    before = state.to_json()
+    trial = GameState.from_json(state.to_json())
     try:
         apply(trial, seat, move)
     except IllegalMove as error:
         assert str(error) and not str(error).startswith("%"), "the message is readable"
-        assert json.dumps(trial.to_json(), sort_keys=True) == before, f"{move} changed the state"
+        assert trial.to_json() == before, f"{move} changed the state"
         return False
     check_invariants(trial)
     return True
