@@ -83,8 +83,8 @@ def shared_env(transactional_db):
 def start_server(shared_env, tmp_path):
     """Return a function starting a Daphne process on a free loopback port (games.tools.load.Server).
 
-    Every server started is stopped at the end of the test, before the
-    database is emptied.
+    Every server started is killed at the end of the test, before the
+    database is emptied (at once: see Site.kill).
     """
     from games.tools.load import Server
 
@@ -97,12 +97,12 @@ def start_server(shared_env, tmp_path):
 
     yield start
     for server in started:
-        server.stop()
+        server.kill()
 
 
 @pytest.fixture
 def sites(tmp_path):
-    """Return a function starting a Site; every one is stopped after the test, pass or fail."""
+    """Return a function starting a Site; every one is killed after the test, pass or fail."""
     started = []
 
     def start(command, env):
@@ -112,7 +112,7 @@ def sites(tmp_path):
 
     yield start
     for site in started:
-        site.stop()
+        site.kill()
 
 
 @pytest.fixture

@@ -98,6 +98,19 @@ class Site:
             assert time.monotonic() < deadline, f"no {pattern!r} in:\n{self.output()}"
             time.sleep(0.2)
 
+    def kill(self):
+        """End every process of the site at once (SIGKILL), as the tests' clean-up does.
+
+        A polite stop may wait 10 s: a Daphne told to stop while a socket's
+        disconnect is still sending to the channel layer waits for a loop
+        that has stopped, until it is killed.
+        """
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        self.process.wait(30)
+
     def stop(self):
         for sig in (signal.SIGTERM, signal.SIGKILL):
             deadline = time.monotonic() + 20
