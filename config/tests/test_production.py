@@ -6,6 +6,7 @@ import secrets
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
 
 PRODUCTION = {
@@ -138,6 +139,8 @@ print(json.dumps(asyncio.run(main())))
 """
 
 
+# Headers, cookies and static files are the same on either database: the SQLite run only.
+@pytest.mark.one_database
 def test_it_serves_hashed_static_files_with_whitenoise(tmp_path):
     result = run(
         [sys.executable, "-c", REQUESTS],
@@ -217,6 +220,8 @@ print(json.dumps({
 """
 
 
+# Headers, cookies and static files are the same on either database: the SQLite run only.
+@pytest.mark.one_database
 def test_it_marks_every_cookie_secure(tmp_path):
     result = run(
         [sys.executable, "-c", COOKIES],
@@ -234,6 +239,8 @@ def test_it_marks_every_cookie_secure(tmp_path):
     assert seen["session_and_messages"] == [True, True]
 
 
+# Headers, cookies and static files are the same on either database: the SQLite run only.
+@pytest.mark.one_database
 def test_it_names_no_server_software(tmp_path):
     import http.client
     import time
