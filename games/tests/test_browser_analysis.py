@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.history.analysis import Analysis, analyse_next
 from games.tests.review_helpers import stored_game
 
@@ -32,14 +32,14 @@ def test_it_steps_to_a_move_from_the_chart_and_shows_the_analysis_when_it_ends(
     page, errors = open_page(browser, live_asgi_server, alice, f"/games/{game.code}/review/")
     page.click("text=Request analysis")
     page.wait_for_selector("#review-analysis[hx-trigger]")
-    page.screenshot(path=SHOTS / "review-queued-desktop.png")
+    screenshot(page, path=SHOTS / "review-queued-desktop.png")
     analyse_all()
     # The poll sees the end and loads the page again, now with the chart.
     page.wait_for_selector(".win-chart svg", timeout=30_000)
     assert page.locator(".move-list .move-mark").count() == len(
         [v for v in Analysis.objects.get(game=game).verdicts.values() if v["mark"]]
     )
-    page.screenshot(path=SHOTS / "review-analysis-desktop.png", full_page=True)
+    screenshot(page, path=SHOTS / "review-analysis-desktop.png", full_page=True)
 
     point = page.locator(".win-chart a.point").nth(3)
     target = point.get_attribute("href").split("move=")[1]
@@ -60,9 +60,9 @@ def test_it_steps_to_a_move_from_the_chart_and_shows_the_analysis_when_it_ends(
         viewport=(390, 844),
     )
     phone.wait_for_selector(".win-chart svg")
-    phone.screenshot(path=SHOTS / "review-analysis-phone.png")
-    phone.locator(".review-summary").screenshot(path=SHOTS / "review-summary-phone.png")
+    screenshot(phone, path=SHOTS / "review-analysis-phone.png")
+    screenshot(phone.locator(".review-summary"), path=SHOTS / "review-summary-phone.png")
     phone.click("text=Every judged decision, in words")
-    phone.locator(".analysis-details").screenshot(path=SHOTS / "review-details-phone.png")
+    screenshot(phone.locator(".analysis-details"), path=SHOTS / "review-details-phone.png")
     assert errors == []
     phone.context.close()

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from conftest import open_live_table
+from conftest import open_live_table, screenshot
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
@@ -69,7 +69,7 @@ def test_a_targets_ticks_stay_when_another_target_pays_and_then_apply(
     assert pay_box(bob_page, bob_two).is_checked()
     assert bob_page.inner_text("form.pay-form .js-chosen") == "2"
     assert bob_page.inner_text("form.pay-form .js-owed") == "0"
-    bob_page.screenshot(path=screenshot_dir / "answers-at-once-ticked.png", full_page=True)
+    screenshot(bob_page, path=screenshot_dir / "answers-at-once-ticked.png", full_page=True)
 
     bob_page.click("form.pay-form button[type=submit]")
     bob_page.wait_for_selector("#log >> text=bob paid alice 2M", timeout=10_000)

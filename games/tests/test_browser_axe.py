@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.history.analysis import Analysis
 from games.models import Game, Notification, Seat
 from games.tests.helpers import ALICE, BOB, set_position
@@ -148,7 +148,7 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         violations = severe_violations(page)
         if violations:
             found[name] = violations
-        page.screenshot(path=SHOTS / f"axe-{name}-{language}.png", full_page=True)
+        screenshot(page, path=SHOTS / f"axe-{name}-{language}.png", full_page=True)
         page.set_viewport_size({"width": 320, "height": 700})
         page.wait_for_function(NARROW)  # resized: reading scrollWidth lays the page out anew
         overflow = page.evaluate(
@@ -156,7 +156,7 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         )
         if overflow > 0:
             found.setdefault(name, {})["horizontal-scrolling-at-320px"] = overflow
-            page.screenshot(path=SHOTS / f"narrow-{name}-{language}.png", full_page=True)
+            screenshot(page, path=SHOTS / f"narrow-{name}-{language}.png", full_page=True)
         assert errors == [], (name, errors)
         page.context.close()
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_live_table, open_page
+from conftest import open_live_table, open_page, screenshot
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import set_position
@@ -59,9 +59,9 @@ def test_it_draws_every_kind_of_card_without_cutting_a_word(
     set_position(started_game, POSITION)
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page, errors = open_table(browser, live_asgi_server, alice, started_game, viewport)
-        page.screenshot(path=SHOTS / f"table-{language}-{label}.png", full_page=True)
-        page.locator("#hand").screenshot(path=SHOTS / f"hand-{language}-{label}.png")
-        page.locator("#board").screenshot(path=SHOTS / f"board-{language}-{label}.png")
+        screenshot(page, path=SHOTS / f"table-{language}-{label}.png", full_page=True)
+        screenshot(page.locator("#hand"), path=SHOTS / f"hand-{language}-{label}.png")
+        screenshot(page.locator("#board"), path=SHOTS / f"board-{language}-{label}.png")
         assert page.evaluate(OVERFLOWING) == [], label
         effect = page.locator("#hand .card.face-sly_deal .card-effect").inner_text()
         assert effect == {"en": "Steal a property", "zh-hans": "盗取一张物业"}[language]
@@ -81,7 +81,7 @@ def test_it_shows_a_cards_full_effect_on_hover_focus_and_long_press(
     page.hover(f'#hand .card[data-card="{jail}"]')
     assert tip.bounding_box()["width"] > 100
     assert "skip their next turn" in tip.inner_text()
-    page.screenshot(path=SHOTS / "tooltip-hover.png")
+    screenshot(page, path=SHOTS / "tooltip-hover.png")
     page.mouse.move(0, 0)
     discard = page.locator("#board .pile .card[data-card]")
     discard.focus()  # a card outside any control takes the focus itself
@@ -100,7 +100,7 @@ def test_it_shows_a_cards_full_effect_on_hover_focus_and_long_press(
     assert box["width"] > 300 and box["y"] > 600, box  # a sheet at the bottom
     # The click that ends the long press opened the text, not the card's menu.
     assert page.locator(f'details[data-card-menu="{jail}"]').get_attribute("open") is None
-    page.screenshot(path=SHOTS / "tooltip-long-press-phone.png")
+    screenshot(page, path=SHOTS / "tooltip-long-press-phone.png")
     page.locator("h2").first.dispatch_event("touchstart")
     assert page.locator(".card.tip-open").count() == 0
     assert errors == []
@@ -131,10 +131,10 @@ def test_it_shows_the_how_to_play_page_at_desktop_and_phone_width(
     alice.save()
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page, errors = open_page(browser, live_asgi_server, alice, "/how-to-play/", viewport)
-        page.screenshot(path=SHOTS / f"how-to-play-{language}-{label}.png", full_page=True)
+        screenshot(page, path=SHOTS / f"how-to-play-{language}-{label}.png", full_page=True)
         for part in ("cards-wilds", "cards-actions", "rents"):
             page.locator(f"#{part}").evaluate("el => el.scrollIntoView()")
-            page.screenshot(path=SHOTS / f"how-to-play-{language}-{label}-{part}.png")
+            screenshot(page, path=SHOTS / f"how-to-play-{language}-{label}-{part}.png")
         assert page.evaluate(OVERFLOWING) == [], label
         assert page.locator(".kind").count() == 45
         assert errors == []

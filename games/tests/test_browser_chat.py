@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from conftest import open_live_table
+from conftest import open_live_table, screenshot
 
 SHOTS = Path("/tmp/shots-chat")
 
@@ -52,11 +52,11 @@ def test_it_brings_a_message_to_the_other_player_live(
     assert alice_page.url.endswith(f"/games/{game.code}/")  # htmx: no page load
 
     SHOTS.mkdir(exist_ok=True)
-    alice_page.screenshot(path=SHOTS / "table-chat-desktop.png", full_page=True)
-    charlie_page.screenshot(path=SHOTS / "table-chat-phone-spectator.png", full_page=True)
+    screenshot(alice_page, path=SHOTS / "table-chat-desktop.png", full_page=True)
+    screenshot(charlie_page, path=SHOTS / "table-chat-phone-spectator.png", full_page=True)
     bob_page.set_viewport_size({"width": 390, "height": 844})
     bob_page.locator("#chat").scroll_into_view_if_needed()
-    bob_page.screenshot(path=SHOTS / "table-chat-phone.png")
+    screenshot(bob_page, path=SHOTS / "table-chat-phone.png")
     bob_page.set_viewport_size({"width": 320, "height": 700})
     assert bob_page.evaluate("() => document.documentElement.scrollWidth <= 320")
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.chat.messages import ChatMessage, Report
 from games.tests.test_browser_axe import (
     MID_GAME,
@@ -55,13 +55,13 @@ def test_it_finds_no_serious_axe_violation_on_a_table_with_chat(
         assert page.locator("#chat .chat-message").count() >= 4
         assert page.locator("html").get_attribute("lang") == language
         found[name] = severe_violations(page)
-        page.screenshot(path=SHOTS / f"axe-table-chat-{name}-{language}.png", full_page=True)
+        screenshot(page, path=SHOTS / f"axe-table-chat-{name}-{language}.png", full_page=True)
         # Narrow: nothing scrolls sideways, the long words of the chat included.
         page.set_viewport_size({"width": 320, "height": 700})
         page.wait_for_function(NARROW)  # resized: reading scrollWidth lays the page out anew
         found[name]["sideways-at-320px"] = page.evaluate(SIDEWAYS) > 0 or None
         page.locator("#chat").scroll_into_view_if_needed()
-        page.screenshot(path=SHOTS / f"table-chat-320-{name}-{language}.png")
+        screenshot(page, path=SHOTS / f"table-chat-320-{name}-{language}.png")
         assert errors == [], (name, errors)
         page.context.close()
     wrong = {name: {k: v for k, v in got.items() if v} for name, got in found.items()}
@@ -95,7 +95,7 @@ def test_it_fits_the_chat_panel_at_200_percent_zoom(
     )
     assert 0 <= left and right <= 640
     # caret="initial": hiding the caret leaves style="" on every input, which htmx then copies.
-    page.screenshot(path=SHOTS / "table-chat-zoom-200.png", caret="initial")
+    screenshot(page, path=SHOTS / "table-chat-zoom-200.png", caret="initial")
     page.keyboard.press("Enter")
     page.wait_for_selector("#chat-players >> text=typed at 200%", timeout=10_000)
     assert errors == []

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_live_table
+from conftest import open_live_table, screenshot
 
 SHOTS = Path("/tmp/shots-chat2")
 
@@ -47,8 +47,8 @@ def test_it_shows_who_is_here_by_the_names_on_the_board_live(
         browser, live_asgi_server, bob, started_game, viewport=(390, 844)
     )
     wait_for_dot(alice_page, 1, filled=True)
-    alice_page.screenshot(path=SHOTS / "board-presence-desktop.png")
-    bob_page.screenshot(path=SHOTS / "board-presence-phone.png")
+    screenshot(alice_page, path=SHOTS / "board-presence-desktop.png")
+    screenshot(bob_page, path=SHOTS / "board-presence-phone.png")
 
     # A move redraws the board: the dots stay as they are.
     pages = {0: alice_page, 1: bob_page}
@@ -93,10 +93,10 @@ def test_it_opens_both_chats_on_the_players_pages_when_the_game_ends(
     assert alice_page.url.endswith(f"/games/{started_game.code}/")  # no reload
     for page in (alice_page, bob_page, charlie_page):
         assert page.evaluate("() => window.noTargets") == []
-    alice_page.screenshot(path=SHOTS / "game-end-chat-desktop.png", full_page=True)
+    screenshot(alice_page, path=SHOTS / "game-end-chat-desktop.png", full_page=True)
     bob_page.set_viewport_size({"width": 390, "height": 844})
     bob_page.locator("#chat").scroll_into_view_if_needed()
-    bob_page.screenshot(path=SHOTS / "game-end-chat-phone.png")
+    screenshot(bob_page, path=SHOTS / "game-end-chat-phone.png")
     assert alice_errors == [] and bob_errors == [] and charlie_errors == []
     for page in (alice_page, bob_page, charlie_page):
         page.context.close()
@@ -132,6 +132,6 @@ def test_the_last_moves_never_slide_over_the_chat_as_the_page_scrolls(
             f"() => Math.abs(window.scrollY - Math.min({y}, document.documentElement.scrollHeight - innerHeight)) < 2"
         )
         assert not page.evaluate(OVERLAP), f"overlap at {y}"
-    page.screenshot(path=SHOTS / f"side-{viewport[0]}x{viewport[1]}.png")
+    screenshot(page, path=SHOTS / f"side-{viewport[0]}x{viewport[1]}.png")
     assert errors == []
     page.context.close()

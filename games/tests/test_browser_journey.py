@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from conftest import screenshot
 from games.models import Game
 from games.rules.position import card_in
 from games.tests.helpers import set_position
@@ -85,8 +86,8 @@ def test_it_takes_two_new_players_from_sign_up_through_several_turns(
     game.refresh_from_db()
     assert game.moves.count() == 4  # three ends of turn and one discard
     assert game.state().turns == 4
-    by_seat[game.state().current].screenshot(
-        path=screenshot_dir / "table-in-play.png", full_page=True
+    screenshot(
+        by_seat[game.state().current], path=screenshot_dir / "table-in-play.png", full_page=True
     )
     assert alice_errors == [] and bob_errors == []
 
@@ -137,5 +138,5 @@ def test_it_plays_a_just_say_no_and_a_payment_through_the_pages(
     assert [final.deck[c].id for c in final.players[1].bank] == ["1M"]
     assert final.phase == "play" and final.pending is None
     assert len([c for c in final.discard if final.deck[c].id == "just_say_no"]) == 2
-    alice_page.screenshot(path=screenshot_dir / "table-after-payment.png", full_page=True)
+    screenshot(alice_page, path=screenshot_dir / "table-after-payment.png", full_page=True)
     assert alice_errors == [] and bob_errors == []

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import open_live_table, open_page
+from conftest import open_live_table, open_page, screenshot
 from games import rules
 from games.models import Game, Seat
 from games.play import bots
@@ -117,7 +117,7 @@ def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
     wait_for_version(page, start + 2)
     expect(page.locator("#announcer")).to_contain_text("alice")
     no_body_focus(page)
-    page.screenshot(path=SHOTS / "keyboard-turn-1100.png", full_page=True)
+    screenshot(page, path=SHOTS / "keyboard-turn-1100.png", full_page=True)
 
     page.keyboard.press("e")
     wait_for_version(page, start + 3)
@@ -151,7 +151,7 @@ def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
     assert game.winner_id == alice.id
     expect(page.locator("#announcer")).to_contain_text("alice")
     no_body_focus(page)
-    page.screenshot(path=SHOTS / "keyboard-won-1100.png", full_page=True)
+    screenshot(page, path=SHOTS / "keyboard-won-1100.png", full_page=True)
     assert errors == []
     page.context.close()
 
@@ -199,13 +199,13 @@ def test_it_lists_the_shortcuts_and_fits_narrow_screens(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"{overflow}px of horizontal scrolling at {width}px"
-    page.screenshot(path=SHOTS / f"table-{width}.png", full_page=True)
+    screenshot(page, path=SHOTS / f"table-{width}.png", full_page=True)
 
     page.keyboard.press("?")
     dialog = page.locator("#shortcuts")
     expect(dialog).to_be_visible()
     assert "End your turn" in dialog.inner_text()
-    page.screenshot(path=SHOTS / f"shortcuts-{width}.png")
+    screenshot(page, path=SHOTS / f"shortcuts-{width}.png")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert errors == []
@@ -238,7 +238,7 @@ def test_it_announces_the_prompt_that_waits_for_me_and_pays_with_the_keyboard(
     expect(alice_page.locator("#announcer")).to_contain_text("bob played Debt Collector on alice")
     expect(alice_page.locator("#announcer")).to_contain_text("You owe 5M")
     alice_page.wait_for_function("() => document.activeElement.id === 'prompt'")
-    alice_page.screenshot(path=SHOTS / "prompt-focused-1100.png", full_page=True)
+    screenshot(alice_page, path=SHOTS / "prompt-focused-1100.png", full_page=True)
 
     alice_page.keyboard.press("Tab")
     while alice_page.evaluate("() => document.activeElement.value") != str(five):
@@ -290,7 +290,7 @@ def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
     wait_for_prompt_focus(alice_page)
     expect(alice_page.locator("#announcer")).to_contain_text("bob takes Red property from alice")
     expect(alice_page.locator("#prompt .move-just_say_no")).to_be_visible()
-    alice_page.screenshot(path=SHOTS / "prompt-jsn-1100.png", full_page=True)
+    screenshot(alice_page, path=SHOTS / "prompt-jsn-1100.png", full_page=True)
     alice_page.keyboard.press("n")
 
     # bob is told his action was cancelled, and asked whether to accept it.
@@ -298,7 +298,7 @@ def test_it_announces_and_focuses_the_just_say_no_prompts_on_both_sides(
     expect(bob_page.locator("#announcer")).to_contain_text(
         "Your action was answered with Just Say No"
     )
-    bob_page.screenshot(path=SHOTS / "prompt-counter-1100.png", full_page=True)
+    screenshot(bob_page, path=SHOTS / "prompt-counter-1100.png", full_page=True)
     bob_page.keyboard.press("a")
     for page in (alice_page, bob_page):
         expect(page.locator("#prompt")).to_have_count(0, timeout=10_000)
@@ -445,7 +445,7 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
     assert game.status == Game.Status.ACTIVE and game.seed == SEED
     assert game.seats.get(position=1).user.bot_level == "random"
     page.wait_for_selector("#announcer", state="attached")
-    page.screenshot(path=SHOTS / "keyboard-game-deal-1100.png", full_page=True)
+    screenshot(page, path=SHOTS / "keyboard-game-deal-1100.png", full_page=True)
 
     later = timezone.now()
     deadline = time.monotonic() + GAME_SECONDS
@@ -492,9 +492,9 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
     page.wait_for_function("() => document.activeElement.matches('#status .result')")
     page.keyboard.press("Tab")
     assert "Review the game" in focused(page)
-    page.screenshot(path=SHOTS / "keyboard-game-end-1100.png", full_page=True)
+    screenshot(page, path=SHOTS / "keyboard-game-end-1100.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=SHOTS / "keyboard-game-end-390.png", full_page=True)
+    screenshot(page, path=SHOTS / "keyboard-game-end-390.png", full_page=True)
     assert errors == []
     page.context.close()
 
@@ -529,8 +529,8 @@ def test_it_steps_through_the_review_with_enter_keeping_the_focus_and_reading_ea
     page.wait_for_selector(f'#review-position[data-move="{total}"]')
     page.wait_for_function("() => document.activeElement.matches('a[data-nav=last]')")
     expect(announcer).to_contain_text(f"Move {total} of {total}")
-    page.screenshot(path=SHOTS / "review-focus-1100.png")
+    screenshot(page, path=SHOTS / "review-focus-1100.png")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=SHOTS / "review-focus-390.png")
+    screenshot(page, path=SHOTS / "review-focus-390.png")
     assert errors == []
     page.context.close()

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import CHROMIUM, CHROMIUM_ARGS
+from conftest import CHROMIUM, CHROMIUM_ARGS, screenshot
 from games.tests.running_site import (
     START_TIMEOUT,
     make_run_commands,
@@ -149,7 +149,7 @@ def test_it_takes_a_newcomer_from_sign_up_to_a_rematch_against_the_computer(
     page.wait_for_url(TABLE_URL)
     code = TABLE_URL.search(page.url).group(1)
     my_turn_again(page)  # the computer may start
-    page.screenshot(path=screenshot_dir / "newcomer-first-turn.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "newcomer-first-turn.png", full_page=True)
 
     # A move: play a card from the hand (bank it, or lay a property), as the menu offers.
     playing = re.compile(r"^(Bank it|Lay )")
@@ -183,9 +183,9 @@ def test_it_takes_a_newcomer_from_sign_up_to_a_rematch_against_the_computer(
     page.locator("#status").get_by_text("Basic bot 1 won: newcomer resigned").wait_for(
         timeout=10_000
     )
-    page.screenshot(path=screenshot_dir / "newcomer-resigned.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "newcomer-resigned.png", full_page=True)
     page.get_by_role("button", name="Rematch").click()
     page.wait_for_url(lambda url: code not in url and TABLE_URL.search(url) is not None)
     page.get_by_text("Resign", exact=True).first.wait_for()  # the rematch is in play
-    page.screenshot(path=screenshot_dir / "newcomer-rematch.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "newcomer-rematch.png", full_page=True)
     assert page.errors == []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games import rules
 from games.models import Game, Seat
 from games.play.bots import bot_account
@@ -30,16 +30,16 @@ def test_it_resigns_with_a_confirmation_and_plays_a_rematch(
         browser, live_asgi_server, alice, f"/games/{bot_game.code}/resign/", viewport=PHONE
     )
     assert "Resign this game?" in confirm.inner_text("main")
-    confirm.screenshot(path=screenshot_dir / "resign-page-phone.png", full_page=True)
+    screenshot(confirm, path=screenshot_dir / "resign-page-phone.png", full_page=True)
     confirm.goto(f"{live_asgi_server}/games/{bot_game.code}/")
-    confirm.screenshot(path=screenshot_dir / "resign-control-phone.png", full_page=True)
+    screenshot(confirm, path=screenshot_dir / "resign-control-phone.png", full_page=True)
     assert confirm_errors == []
     confirm.context.close()
 
     assert page.is_visible("#table-hints")  # a first game: the hints are shown while it lasts
     page.click("#status details.resign > summary")
     page.wait_for_selector("#status .resign-form >> text=Yes, resign")
-    page.screenshot(path=screenshot_dir / "resign-confirm.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "resign-confirm.png", full_page=True)
     page.click("#status .resign-form button")
 
     page.wait_for_selector("#game-over", timeout=10_000)
@@ -47,12 +47,12 @@ def test_it_resigns_with_a_confirmation_and_plays_a_rematch(
     assert page.is_hidden("#table-hints")  # the game is over: no hints about playing cards
     assert page.url.endswith(f"/games/{bot_game.code}/")  # htmx: no page load
     page.wait_for_selector("#log >> text=alice resigned")
-    page.screenshot(path=screenshot_dir / "resign-game-over.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "resign-game-over.png", full_page=True)
     phone, phone_errors = open_page(
         browser, live_asgi_server, alice, f"/games/{bot_game.code}/", viewport=PHONE
     )
     phone.wait_for_selector("#game-over")
-    phone.screenshot(path=screenshot_dir / "resign-game-over-phone.png", full_page=True)
+    screenshot(phone, path=screenshot_dir / "resign-game-over-phone.png", full_page=True)
 
     page.click("#game-over >> text=Rematch")
 
@@ -62,11 +62,11 @@ def test_it_resigns_with_a_confirmation_and_plays_a_rematch(
     page.wait_for_selector("#status details.resign")
     rematch.refresh_from_db()
     assert rematch.status == Game.Status.ACTIVE, "the computer player accepted at once"
-    page.screenshot(path=screenshot_dir / "resign-rematch.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "resign-rematch.png", full_page=True)
     # The old table, opened again, points to the rematch and stays where it is.
     phone.goto(f"{live_asgi_server}/games/{bot_game.code}/")
     phone.wait_for_selector("#game-over >> text=Go to the rematch")
-    phone.screenshot(path=screenshot_dir / "resign-rematch-started-phone.png", full_page=True)
+    screenshot(phone, path=screenshot_dir / "resign-rematch-started-phone.png", full_page=True)
     assert phone.url.endswith(f"/games/{bot_game.code}/")
     assert errors == [] and phone_errors == []
     page.context.close()
@@ -89,9 +89,9 @@ def test_it_follows_the_player_who_asked_to_the_rematch_when_it_starts(
     )
     alice_page.click("#game-over >> text=Rematch")
     bob_page.wait_for_selector("#game-over >> text=alice wants a rematch.", timeout=10_000)
-    bob_page.screenshot(path=screenshot_dir / "rematch-offer-phone.png", full_page=True)
+    screenshot(bob_page, path=screenshot_dir / "rematch-offer-phone.png", full_page=True)
     alice_page.wait_for_selector("#game-over >> text=Waiting for: bob.")
-    alice_page.screenshot(path=screenshot_dir / "rematch-waiting.png", full_page=True)
+    screenshot(alice_page, path=screenshot_dir / "rematch-waiting.png", full_page=True)
 
     bob_page.click("#game-over >> text=Accept the rematch")
 

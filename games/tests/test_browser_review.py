@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.tests.review_helpers import stored_game
 
 # Set before the page's scripts: counts the intervals review.js has running (autoplay's).
@@ -69,7 +69,7 @@ def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
     page.wait_for_selector(f'#review-position[data-move="{total}"]')
     expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move={total}")
     assert page.locator(".player .tag.win").count() == (1 if game.winner_id else 0)
-    page.screenshot(path=screenshot_dir / "review-end.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "review-end.png", full_page=True)
 
     page.keyboard.press("Home")
     page.wait_for_selector('#review-position[data-move="0"]')

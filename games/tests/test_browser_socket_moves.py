@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import open_live_table
+from conftest import open_live_table, screenshot
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -48,7 +48,7 @@ def test_it_sends_a_click_s_move_over_the_socket_and_posts_nothing(
     assert posts == []
     assert alice_page.evaluate("() => window.movesSent") == 1
     assert alice_page.url.endswith(f"/games/{started_game.code}/")
-    alice_page.screenshot(path=screenshot_dir / "socket-move.png", full_page=True)
+    screenshot(alice_page, path=screenshot_dir / "socket-move.png", full_page=True)
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()

@@ -9,6 +9,7 @@ Sly Deal goes through without waiting, told in the log as a standing answer.
 import pytest
 from playwright.sync_api import expect
 
+from conftest import screenshot
 from games.models import Game, Move, Seat
 from games.tests.helpers import set_position
 from games.tests.test_browser_cards import open_table
@@ -30,9 +31,9 @@ def wait_for_version(page, version):
 
 
 def shoot(page, path):
-    page.screenshot(path=path, full_page=True)
+    screenshot(page, path=path, full_page=True)
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.screenshot(path=str(path).replace(".png", "-phone.png"), full_page=True)
+    screenshot(page, path=str(path).replace(".png", "-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1100, "height": 900})
 
 

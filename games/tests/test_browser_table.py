@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import open_live_table, open_page
+from conftest import open_live_table, open_page, screenshot
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -31,7 +31,7 @@ def test_it_brings_a_move_to_the_other_player_live(
         page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)
     assert "Bank 5M" in bob_page.inner_text('.player[data-seat="0"]')
     assert alice_page.url.endswith(f"/games/{table_game.code}/")  # htmx: no page load
-    bob_page.screenshot(path=screenshot_dir / "table-live.png", full_page=True)
+    screenshot(bob_page, path=screenshot_dir / "table-live.png", full_page=True)
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
@@ -54,7 +54,7 @@ def test_it_counts_down_the_time_to_decide_in_the_browsers_time_zone(
     local = page.locator("#status .my-clock time[data-local-time]")
     assert "UTC" not in local.inner_text(), "the deadline is shown in the browser's own time"
     assert "Reserve" not in page.inner_text("#board"), "live games have no reserve"
-    page.screenshot(path=screenshot_dir / "table-countdown.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "table-countdown.png", full_page=True)
     assert errors == []
     page.context.close()
 

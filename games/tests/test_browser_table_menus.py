@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_live_table
+from conftest import open_live_table, screenshot
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -26,7 +26,7 @@ bob table: red: red; green: green; orange: orange
 
 def shoot(page, name):
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+    screenshot(page, path=SHOTS / f"{name}.png", full_page=True)
 
 
 def settle(page):
@@ -120,7 +120,7 @@ def test_it_keeps_set_names_readable_and_on_phones_the_status_bar_in_view(
 
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     settle(page)
-    page.screenshot(path=SHOTS / f"scrolled-{viewport[0]}.png")
+    screenshot(page, path=SHOTS / f"scrolled-{viewport[0]}.png")
     if viewport == PHONE:
         status = page.locator("#status")
         box = status.bounding_box()

@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.models import Vacation
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.models import Game, Seat
 
 PHONE = (390, 844)
@@ -27,29 +27,29 @@ def test_it_takes_a_vacation_shows_it_to_the_opponent_and_ends_it(
 ):
     table = f"/games/{slow_game.code}/"
     page, errors = open_page(browser, live_asgi_server, alice, "/turn/")
-    page.screenshot(path=screenshot_dir / "vacation-your-turn.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "vacation-your-turn.png", full_page=True)
     page.fill("#vacation-days", "3")
     page.click("#vacation >> text=Take vacation")
 
     page.wait_for_selector(".messages >> text=Your vacation has begun")
     assert "You are on vacation until" in page.inner_text("#vacation")
     assert Vacation.objects.get(user=alice).days == 3
-    page.screenshot(path=screenshot_dir / "vacation-your-turn-taken.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "vacation-your-turn-taken.png", full_page=True)
     phone, phone_errors = open_page(browser, live_asgi_server, alice, "/turn/", viewport=PHONE)
-    phone.screenshot(path=screenshot_dir / "vacation-your-turn-taken-phone.png", full_page=True)
+    screenshot(phone, path=screenshot_dir / "vacation-your-turn-taken-phone.png", full_page=True)
 
     for viewport, name in (((1100, 900), "opponent"), (PHONE, "opponent-phone")):
         other, other_errors = open_page(browser, live_asgi_server, bob, table, viewport=viewport)
         assert "On vacation until" in other.inner_text('.player[data-seat="0"]')
-        other.screenshot(path=screenshot_dir / f"vacation-table-{name}.png", full_page=True)
+        screenshot(other, path=screenshot_dir / f"vacation-table-{name}.png", full_page=True)
         assert other_errors == []
         other.context.close()
     turn, turn_errors = open_page(browser, live_asgi_server, bob, "/turn/", viewport=PHONE)
     assert "alice is on vacation until" in turn.inner_text("main")
-    turn.screenshot(path=screenshot_dir / "vacation-your-turn-opponent-phone.png", full_page=True)
+    screenshot(turn, path=screenshot_dir / "vacation-your-turn-opponent-phone.png", full_page=True)
 
     page.goto(live_asgi_server + table)
-    page.screenshot(path=screenshot_dir / "vacation-table-mine.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "vacation-table-mine.png", full_page=True)
     page.click("#status >> text=End my vacation now")
     page.wait_for_selector(".messages >> text=Your vacation has ended")
     assert page.url.endswith(table)
@@ -60,7 +60,7 @@ def test_it_takes_a_vacation_shows_it_to_the_opponent_and_ends_it(
     )
     assert "1 used of 30, 29 left" in settings_page.inner_text("#vacation")
     settings_page.locator("#vacation").scroll_into_view_if_needed()
-    settings_page.screenshot(path=screenshot_dir / "vacation-settings-phone.png", full_page=True)
+    screenshot(settings_page, path=screenshot_dir / "vacation-settings-phone.png", full_page=True)
     assert errors == [] and phone_errors == [] and turn_errors == [] and settings_errors == []
     for opened in (page, phone, turn, settings_page):
         opened.context.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
-from conftest import open_live_table, open_page
+from conftest import open_live_table, open_page, screenshot
 from games.models import Game
 from games.tests.review_helpers import stored_game
 from games.tests.test_browser_axe import MID_GAME, playing_game, settled
@@ -70,7 +70,7 @@ def test_it_fits_the_main_pages_at_200_percent_zoom(
         overflow = page.evaluate(SIDEWAYS)
         if overflow > 0:
             sideways[name] = overflow
-        page.screenshot(path=SHOTS / f"zoom-{name}.png", full_page=True)
+        screenshot(page, path=SHOTS / f"zoom-{name}.png", full_page=True)
         assert errors == [], (name, errors)
         page.context.close()
     assert sideways == {}, f"pixels of horizontal scrolling at 200% zoom: {sideways}"
@@ -101,7 +101,7 @@ def test_it_keeps_the_table_menus_and_shortcuts_inside_the_window_at_200_percent
             assert 0 <= top and bottom <= height, f"card {place}'s menu spans {top}..{bottom}"
             assert page.evaluate(SIDEWAYS) <= 0
             if menus == 1:
-                page.screenshot(path=SHOTS / "zoom-table-menu.png")
+                screenshot(page, path=SHOTS / "zoom-table-menu.png")
         page.keyboard.press("Escape")
     assert menus >= 3
 
@@ -123,7 +123,7 @@ def test_it_keeps_the_table_menus_and_shortcuts_inside_the_window_at_200_percent
     close = page.locator("#shortcuts button")
     expect(close).to_be_focused()
     expect(close).to_be_in_viewport()
-    page.screenshot(path=SHOTS / "zoom-table-shortcuts.png")
+    screenshot(page, path=SHOTS / "zoom-table-shortcuts.png")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert errors == []
@@ -153,7 +153,7 @@ def test_it_keeps_the_finished_lists_words_whole_on_a_phone(
     for path in ("/games/finished/", "/games/recent/"):
         page, errors = open_page(browser, live_asgi_server, alice, path, viewport=(390, 844))
         cells = page.evaluate(LINES_OF_WORDS)
-        page.screenshot(path=SHOTS / f"phone-{path.strip('/').replace('/', '-')}.png")
+        screenshot(page, path=SHOTS / f"phone-{path.strip('/').replace('/', '-')}.png")
 
         assert len(cells) >= 6, cells  # the headers, the turns and the review links
         assert [text for text, lines in cells if lines > 1] == [], cells

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from lobby.tests.test_user_socket import correspondence_game
 
 # Set before the page loads: tells the test that the page's ws/me/ socket is open.
@@ -56,7 +56,7 @@ def test_it_updates_the_badge_live_when_it_becomes_my_turn(
     # Alice's table page keeps both sockets: the board moves on and her badge goes.
     alice_page.wait_for_selector("#status:not(.my-turn)", timeout=10_000)
     expect(alice_page.locator("#nav-your-turn .badge")).to_have_count(0)
-    bob_page.screenshot(path=screenshot_dir / "nav-badges.png")
+    screenshot(bob_page, path=screenshot_dir / "nav-badges.png")
 
     bob_page.click("#nav-your-turn")
     expect(bob_page.locator("#waiting-for-me")).to_contain_text("Alice Liddell")
@@ -87,7 +87,7 @@ def test_it_moves_a_game_to_your_move_on_the_home_page_without_a_reload(
     expect(mine.get_by_role("heading", name="In play")).to_have_count(0)
     expect(bob_page.locator("#nav-your-turn .badge")).to_have_text("1")
     assert bob_page.evaluate("window.notReloaded") is True
-    bob_page.screenshot(path=screenshot_dir / "home-my-tables-live.png")
+    screenshot(bob_page, path=screenshot_dir / "home-my-tables-live.png")
     assert bob_errors == [] and alice_errors == []
     alice_page.context.close()
     bob_page.context.close()

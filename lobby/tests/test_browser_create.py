@@ -5,6 +5,7 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
+from conftest import screenshot
 from games.models import Game
 
 
@@ -40,7 +41,7 @@ def test_it_shows_only_the_chosen_paces_fields_without_javascript(
     expect(days).to_be_visible()
     expect(reserve).to_be_visible()
     expect(level).to_be_visible()
-    page.screenshot(path=screenshot_dir / "create-correspondence-no-js.png", full_page=True)
+    screenshot(page, path=screenshot_dir / "create-correspondence-no-js.png", full_page=True)
 
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/games/*/")

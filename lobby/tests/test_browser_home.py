@@ -1,5 +1,7 @@
 """The home page in a real browser served by the live ASGI server."""
 
+from conftest import screenshot
+
 
 def test_it_serves_the_home_page_with_htmx_to_a_browser(live_asgi_server, browser, screenshot_dir):
     page = browser.new_page()
@@ -9,6 +11,6 @@ def test_it_serves_the_home_page_with_htmx_to_a_browser(live_asgi_server, browse
     assert response.status == 200
     assert "Full Set" in page.title()
     assert page.evaluate("window.htmx && window.htmx.version").startswith("2.")
-    page.screenshot(path=screenshot_dir / "home.png")
+    screenshot(page, path=screenshot_dir / "home.png")
     assert errors == []
     page.close()

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_page, screenshot
 
 
 def page_for(browser, server, user, path):
@@ -31,7 +31,7 @@ def test_it_seats_players_and_starts_the_game_live(
     # Alice's waiting room hears of bob over the socket, without reloading.
     alice_page.wait_for_selector("#room >> text=2 of 3 seats taken", timeout=10_000)
     assert alice_page.is_visible("#room >> text=bob")
-    alice_page.screenshot(path=screenshot_dir / "waiting-room.png", full_page=True)
+    screenshot(alice_page, path=screenshot_dir / "waiting-room.png", full_page=True)
 
     alice_page.click("text=Start with 2 players")
     # Alice may be sent twice (her own post, then her socket): follow the URL
@@ -80,7 +80,7 @@ def test_it_adds_and_removes_rows_live(live_asgi_server, browser, screenshot_dir
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("Alice Liddell")
     expect(rows.nth(1)).to_contain_text("Your table")
-    bob_page.screenshot(path=screenshot_dir / "tables-live-row.png", full_page=True)
+    screenshot(bob_page, path=screenshot_dir / "tables-live-row.png", full_page=True)
 
     alice_page.click("text=Cancel the table")
     expect(bob_page.locator(f"#table-{code}")).to_have_count(0, timeout=10_000)

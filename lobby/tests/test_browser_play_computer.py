@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import open_page
+from conftest import open_page, screenshot
 from games.models import Game
 
 
@@ -15,7 +15,7 @@ def test_it_takes_a_player_from_the_home_page_to_a_game_against_the_computer(
     live_asgi_server, browser, screenshot_dir, alice, width, height
 ):
     page, errors = open_page(browser, live_asgi_server, alice, "/", viewport=(width, height))
-    page.screenshot(path=screenshot_dir / f"home-signed-in-{width}.png", full_page=True)
+    screenshot(page, path=screenshot_dir / f"home-signed-in-{width}.png", full_page=True)
     computer = page.locator("#play-computer")
 
     computer.locator("label.chip", has_text="Strong").click()
@@ -33,6 +33,6 @@ def test_it_takes_a_player_from_the_home_page_to_a_game_against_the_computer(
         "strong",
     ]
     expect(page.locator("#hand")).to_be_visible()
-    page.screenshot(path=screenshot_dir / f"play-computer-table-{width}.png", full_page=True)
+    screenshot(page, path=screenshot_dir / f"play-computer-table-{width}.png", full_page=True)
     assert errors == []
     page.context.close()
