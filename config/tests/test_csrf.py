@@ -12,6 +12,10 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from lobby.tests.conftest import open_table
 
+# Django's CSRF middleware refuses before any view or query runs: the same on either database
+# (the SQLite run only).
+pytestmark = pytest.mark.one_database
+
 
 def routes(resolver=None, namespace=""):
     """Yield (view name, URL argument names) for every named URL of the project."""

@@ -17,6 +17,11 @@ PRODUCTION = {
 }
 
 
+# What most tests below check (the secret key, headers, cookies, static files, the collector,
+# which tools are installed) is the same on either database: they are marked one_database (the
+# SQLite run only). The deploy checks run on both: production's settings differ with them.
+
+
 def run(args, **changes):
     """Run `args` with the environment changed (None removes a variable); return the result."""
     environ = os.environ.copy()
@@ -42,6 +47,7 @@ def test_it_passes_the_deploy_checks():
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
+@pytest.mark.one_database
 def test_it_refuses_to_start_without_a_secret_key():
     result = manage("check", **{**PRODUCTION, "SECRET_KEY": None})
 
@@ -50,6 +56,7 @@ def test_it_refuses_to_start_without_a_secret_key():
     assert "secrets.token_urlsafe(50)" in result.stderr
 
 
+@pytest.mark.one_database
 def test_it_refuses_a_short_secret_key():
     result = manage("check", **{**PRODUCTION, "SECRET_KEY": "hunter2"})
 
@@ -57,6 +64,7 @@ def test_it_refuses_a_short_secret_key():
     assert "SECRET_KEY is too short" in result.stderr
 
 
+@pytest.mark.one_database
 def test_what_a_server_loads_at_its_start_is_left_out_of_the_collectors_passes():
     """config.asgi freezes what it loaded: the full passes of the collector never scan it again."""
     script = (
@@ -73,6 +81,7 @@ def test_what_a_server_loads_at_its_start_is_left_out_of_the_collectors_passes()
     assert not module_scanned
 
 
+@pytest.mark.one_database
 def test_it_warns_when_https_is_left_to_a_proxy_that_is_not_trusted():
     result = manage(
         "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, SECURE_SSL_REDIRECT="0"
@@ -139,7 +148,6 @@ print(json.dumps(asyncio.run(main())))
 """
 
 
-# Headers, cookies and static files are the same on either database: the SQLite run only.
 @pytest.mark.one_database
 def test_it_serves_hashed_static_files_with_whitenoise(tmp_path):
     result = run(
@@ -220,7 +228,6 @@ print(json.dumps({
 """
 
 
-# Headers, cookies and static files are the same on either database: the SQLite run only.
 @pytest.mark.one_database
 def test_it_marks_every_cookie_secure(tmp_path):
     result = run(
@@ -239,7 +246,6 @@ def test_it_marks_every_cookie_secure(tmp_path):
     assert seen["session_and_messages"] == [True, True]
 
 
-# Headers, cookies and static files are the same on either database: the SQLite run only.
 @pytest.mark.one_database
 def test_it_names_no_server_software(tmp_path):
     import http.client
@@ -291,6 +297,7 @@ ROUTES_AND_COMMANDS = (
 TOOLS = {"loadtest", "move_bench", "page_bench", "serve_bench", "review_bench", "bot_fairness"}
 
 
+@pytest.mark.one_database
 def test_a_production_server_serves_no_benchmark_route_and_has_no_benchmark_command():
     result = run([sys.executable, "-c", ROUTES_AND_COMMANDS], **PRODUCTION, FULLSET_TOOLS=None)
 
@@ -302,6 +309,7 @@ def test_a_production_server_serves_no_benchmark_route_and_has_no_benchmark_comm
     assert TOOLS.isdisjoint(commands)
 
 
+@pytest.mark.one_database
 def test_the_tools_come_in_production_only_when_asked_for():
     result = run([sys.executable, "-c", ROUTES_AND_COMMANDS], **PRODUCTION, FULLSET_TOOLS="1")
 

@@ -186,6 +186,8 @@ async def check_worker_moves_reach_alice_at_once(base_url, env):
         assert arrived - made <= BOUND, f"{name} reached alice {arrived - made:.2f} s after"
 
 
+# Started as `make run` starts it, on SQLite whatever the run: the SQLite run only.
+@pytest.mark.one_database
 def test_it_brings_the_workers_moves_at_once_to_a_site_started_as_make_run_does(sites, tmp_path):
     port = free_port()
     env = server_env(SQLITE_PATH=str(tmp_path / "run.sqlite3"), DATABASE_URL=None, REDIS_URL=None)
