@@ -30,11 +30,9 @@ venv: $(STAMP)
 $(PYTHON):
 	python="$$(scripts/find-python.sh)" && "$$python" -m venv $(VENV)
 
-# Reinstall only when requirements.txt changed since the last install. --no-compile: Python
-# compiles each module the first time it is imported (an install compiling every module of
-# every package took 37 s here instead of 21).
+# Reinstall only when requirements.txt changed since the last install.
 $(STAMP): requirements.txt | $(PYTHON)
-	$(PYTHON) -m pip install --no-compile --disable-pip-version-check -r requirements.txt
+	$(PYTHON) -m pip install --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
 clean:
