@@ -20,6 +20,12 @@ cd "$(dirname "$0")/.."
 PYTHON=.venv/bin/python
 . scripts/services.sh
 
+# Python's default: compiled modules (and pytest's rewritten test modules) are cached in
+# __pycache__ (ignored by git, removed by `make clean`). With PYTHONDONTWRITEBYTECODE set, as
+# on some machines, every worker, server and command compiled every module it imported again:
+# collecting the suite took 11.8 s instead of 4.6 s, in each of the five collections a run makes.
+unset PYTHONDONTWRITEBYTECODE
+
 # Tests are handed out one by one, a worker that runs dry taking from the other's share
 # (worksteal): the slowest tests, split in parts, end side by side.
 PARALLEL=(-n "${TEST_WORKERS:-auto}" --dist worksteal --durations=25)
