@@ -17,6 +17,14 @@ socket is open on both servers, and each server's CPU is added up from its
 POST until every socket of its table has the new version: `move_bench`'s
 move_ms of the post series (the whole move). The last line printed is one
 JSON object: CPU ms per move for each, and the change.
+
+With --production, the servers run as production does, on PostgreSQL and
+Redis (DATABASE_URL and REDIS_URL name the servers: scripts/services.sh
+starts throwaway ones, and `make bench` does it all): each server has a
+database of its own on that PostgreSQL (its name with _ab_before or
+_ab_after added) and two Redis databases of its own (layer and cache).
+This process uses no Redis: what it writes (the tables, the logins) goes to
+the database only, where each server reads it.
 """
 
 import argparse
@@ -49,7 +57,14 @@ def main():
         action="store_true",
         help="Open every player's socket and measure until each has the move (the whole move).",
     )
+    parser.add_argument(
+        "--production",
+        action="store_true",
+        help="PostgreSQL + Redis (DATABASE_URL, REDIS_URL) instead of SQLite.",
+    )
     options = parser.parse_args()
+    if options.production and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
+        parser.error("--production needs DATABASE_URL and REDIS_URL (scripts/services.sh)")
 
     key = "post-ab-" + "k" * 50
     scratch = Path(tempfile.mkdtemp(prefix="post-ab-"))
@@ -57,16 +72,25 @@ def main():
     env.update(WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0", SOCKETS_PER_USER="0")
     env.update(SOCKET_MOVES_PER_SECOND="0", STATIC_ROOT=str(scratch / "static"))
     env.update(DJANGO_SETTINGS_MODULE="config.settings")
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
+    env.update(FULLSET_TOOLS="1")  # production mode has the tools (move_bench) only if asked
+    database_url, redis_url = env.pop("DATABASE_URL", None), env.pop("REDIS_URL", None)
+    env.pop("REDIS_CACHE_URL", None)
     servers = {}
     try:
-        for name in ("before", "after"):
+        for number, name in enumerate(("before", "after")):
             tree = Path(getattr(options, name)).resolve()
-            servers[name] = Server(tree, scratch / f"{name}.sqlite3", env)
+            if options.production:
+                servers[name] = Server.production(tree, name, number, database_url, redis_url, env)
+            else:
+                servers[name] = Server(tree, scratch / f"{name}.sqlite3", env)
         for server in servers.values():
             server.start()
-        os.environ.update(env, SQLITE_PATH=str(servers["before"].database))
+        for name in ("DATABASE_URL", "REDIS_URL", "REDIS_CACHE_URL"):
+            os.environ.pop(name, None)  # this process: no Redis; the database chosen below
+        if options.production:
+            os.environ.update(env, DATABASE_URL=servers["before"].env["DATABASE_URL"])
+        else:
+            os.environ.update(env, SQLITE_PATH=str(servers["before"].database))
         import django
 
         django.setup()
@@ -77,23 +101,60 @@ def main():
     figures = {name: round(spent[name] * 1000 / moves, 3) for name in servers}
     change = (figures["after"] - figures["before"]) / figures["before"] * 100
     result = {"players": options.players, "moves": moves, "sockets": options.sockets}
+    result["setup"] = "postgresql+redis" if options.production else "sqlite"
     result["move_cpu_ms" if options.sockets else "post_cpu_ms"] = figures
     result["change_percent"] = round(change, 1)
     print(json.dumps(result))
 
 
 class Server:
-    """A checkout's `move_bench --serve` process on a database of its own."""
+    """A checkout's `move_bench --serve` process on a database of its own.
+
+    `database` is a SQLite file, or the name of a PostgreSQL database (production).
+    """
 
     def __init__(self, tree, database, env):
         self.tree, self.database = tree, database
         self.env = dict(env, SQLITE_PATH=str(database))
         self.process = None
         self.port = None
+        self.admin_url = None  # PostgreSQL: where to make the database afresh
+
+    @classmethod
+    def production(cls, tree, name, number, database_url, redis_url, env):
+        """Return the server of checkout `tree` on a PostgreSQL database and Redis numbers of its own."""
+        from urllib.parse import urlsplit
+
+        def redis_database(url, number):  # config.settings' own, whose import reads os.environ
+            return urlsplit(url)._replace(path=f"/{number}").geturl()
+
+        parts = urlsplit(database_url)
+        database = f"{parts.path.lstrip('/')}_ab_{name}"
+        server = cls(tree, database, env)
+        del server.env["SQLITE_PATH"]
+        server.env["DATABASE_URL"] = parts._replace(path=f"/{database}").geturl()
+        # Numbers 6 to 9: clear of the tests' (0 to 5 with two workers).
+        server.env["REDIS_URL"] = redis_database(redis_url, 6 + 2 * number)
+        server.env["REDIS_CACHE_URL"] = redis_database(redis_url, 7 + 2 * number)
+        server.admin_url = parts._replace(path="/postgres").geturl()
+        return server
+
+    def fresh_services(self):
+        """Make this server's PostgreSQL database afresh and empty its Redis databases."""
+        import psycopg
+        import redis
+
+        with psycopg.connect(self.admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{self.database}"')
+        for variable in ("REDIS_URL", "REDIS_CACHE_URL"):
+            redis.Redis.from_url(self.env[variable]).flushdb()
 
     def start(self):
         python = self.tree / ".venv" / "bin" / "python"
         run = dict(cwd=self.tree, env=self.env, check=True)
+        if self.admin_url:
+            self.fresh_services()
         subprocess.run([python, "manage.py", "migrate", "-v", "0"], **run)
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], **run)
         self.port = free_port()

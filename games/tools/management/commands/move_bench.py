@@ -251,6 +251,7 @@ class BenchServer:
 
     def start(self):
         env = dict(os.environ, DEBUG="0", SECRET_KEY=self.key)
+        env["FULLSET_TOOLS"] = "1"  # production mode has the tools (this command) only if asked
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
         env.update(SOCKETS_PER_USER="0")  # the memory's measure opens many sockets per player
         env.update(SOCKET_MOVES_PER_SECOND="0")  # the bots move faster than anyone clicks
