@@ -1,6 +1,5 @@
 """ASGI entry point: Django for HTTP, Channels for WebSockets."""
 
-import gc
 import os
 
 import django
@@ -10,15 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django before importing anything that touches models (as get_asgi_application does).
 django.setup(set_prefix=False)
 
-from config.http import (  # noqa: E402
-    PooledASGIHandler,
-    drop_twisted_access_lines,
-    leave_bodies_unparsed,
-)
+from config.http import PooledASGIHandler, leave_bodies_unparsed  # noqa: E402
 
 django_asgi_app = PooledASGIHandler()
 leave_bodies_unparsed()
-drop_twisted_access_lines()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -64,7 +58,3 @@ application = TrustedProxyMiddleware(application)
 # worker's rounds run in this process (settings.WORKER_IN_SERVER), once its
 # reactor runs.
 run_inside_server()
-
-# What is loaded by now (Django, the apps, the socket routes: about 100,000 objects) lasts as
-# long as the process: the collector's full passes, every few hundred requests, leave it out.
-gc.freeze()

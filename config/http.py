@@ -150,22 +150,3 @@ def leave_bodies_unparsed():
 
     __init__.leaves_bodies_unparsed = True
     WebRequest.__init__ = __init__
-
-
-def drop_twisted_access_lines():
-    """Have every Daphne server of this process leave out Twisted's own line per request.
-
-    Daphne writes its access log itself (daphne.access, its --access-log).
-    Twisted's HTTPFactory, under it, also formats a combined-log line for
-    every request and hands it to Twisted's logging, which Daphne sends
-    nowhere (verbosity 1 and below) or, above, to the logger `daphne.server`
-    beside Daphne's own line for the same request; for it, the factory also
-    rewrites a date string every second. Here the factory keeps no log file,
-    so neither is done.
-    """
-    from daphne.http_protocol import HTTPFactory
-
-    def startFactory(self):
-        self._logFile = None  # HTTPFactory.log then writes nothing
-
-    HTTPFactory.startFactory = startFactory

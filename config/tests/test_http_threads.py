@@ -180,35 +180,6 @@ def test_daphne_leaves_a_posted_forms_body_to_django(monkeypatch):
     assert request.content.read() == body
 
 
-def test_daphne_writes_no_second_access_line_of_twisteds_per_request():
-    """Twisted's combined-log line per request is left out: Daphne writes its access log itself."""
-    from unittest.mock import MagicMock
-
-    from daphne.http_protocol import HTTPFactory
-    from twisted.logger import globalLogPublisher
-
-    import config.asgi  # noqa: F401  every Daphne process loads it, and with it the change
-
-    events = []
-    factory = HTTPFactory(MagicMock())
-    globalLogPublisher.addObserver(events.append)
-    try:
-        factory.startFactory()
-        timer = factory._logDateTimeCall
-        request = MagicMock()
-        request.getClientAddress.return_value.host = "127.0.0.1"
-        request.getHeader.return_value = None
-        request.uri, request.method, request.clientproto = b"/", b"GET", b"HTTP/1.1"
-        request.code, request.sentLength = 200, 10
-        factory.log(request)
-    finally:
-        globalLogPublisher.removeObserver(events.append)
-        factory.stopFactory()
-
-    assert timer is None  # no date rewritten every second either
-    assert [e for e in events if "HTTP/1.1" in str(e.get("log_io", ""))] == []
-
-
 async def test_a_drawn_response_is_sent_without_listening_for_the_client_going(monkeypatch):
     handler = PooledASGIHandler()
     listened = []

@@ -17,7 +17,7 @@ PRODUCTION = {
 }
 
 
-# What most tests below check (the secret key, headers, cookies, static files, the collector,
+# What most tests below check (the secret key, headers, cookies, static files,
 # which tools are installed) is the same on either database: they are marked one_database (the
 # SQLite run only). The deploy checks run on both: production's settings differ with them.
 
@@ -62,23 +62,6 @@ def test_it_refuses_a_short_secret_key():
 
     assert result.returncode != 0
     assert "SECRET_KEY is too short" in result.stderr
-
-
-@pytest.mark.one_database
-def test_what_a_server_loads_at_its_start_is_left_out_of_the_collectors_passes():
-    """config.asgi freezes what it loaded: the full passes of the collector never scan it again."""
-    script = (
-        "import gc, json, config.asgi as a\n"
-        "seen = {id(o) for o in gc.get_objects()}\n"
-        "print(json.dumps([gc.get_freeze_count(), id(a.application) in seen, id(a) in seen]))"
-    )
-    result = run([sys.executable, "-c", script], **PRODUCTION)
-
-    assert result.returncode == 0, result.stderr
-    frozen, application_scanned, module_scanned = json.loads(result.stdout)
-    assert frozen > 50_000  # Django, the apps and their modules
-    assert not application_scanned
-    assert not module_scanned
 
 
 @pytest.mark.one_database
