@@ -19,9 +19,12 @@ PYTHON=.venv/bin/python
 
 tool=${1:?"usage: scripts/bench.sh move_bench|page_bench|post_ab [options]"}
 shift
+# Production's runs of post_ab need its --production flag (its servers and databases);
+# move_bench and page_bench read the set-up from the environment alone.
+production_args=()
 case "$tool" in
     move_bench | page_bench) command=("$PYTHON" manage.py "$tool" "$@") ;;
-    post_ab) command=("$PYTHON" scripts/post_ab.py "$@") ;;
+    post_ab) command=("$PYTHON" scripts/post_ab.py "$@"); production_args=(--production) ;;
     *) echo "unknown benchmark: $tool" >&2; exit 2 ;;
 esac
 
@@ -34,17 +37,10 @@ sqlite=(env -u DATABASE_URL -u REDIS_URL -u REDIS_CACHE_URL "SQLITE_PATH=$out/be
 
 for turn in sqlite-1 production-1 production-2 sqlite-2; do
     echo "=== $tool, $turn" >&2
-    if [ "$tool" = post_ab ]; then
-        case "$turn" in
-            sqlite-*) "${sqlite[@]}" "${command[@]}" ;;
-            production-*) "${command[@]}" --production ;;
-        esac
-    else
-        case "$turn" in
-            sqlite-*) "${sqlite[@]}" "${command[@]}" ;;
-            production-*) "${command[@]}" ;;
-        esac
-    fi | tee "$out/$turn.log" >&2
+    case "$turn" in
+        sqlite-*) "${sqlite[@]}" "${command[@]}" ;;
+        production-*) "${command[@]}" "${production_args[@]}" ;;
+    esac | tee "$out/$turn.log" >&2
 done
 
 "$PYTHON" scripts/side_by_side.py "$out"/sqlite-1.log "$out"/sqlite-2.log -- \

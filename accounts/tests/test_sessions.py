@@ -1,4 +1,4 @@
-"""The session store (accounts/sessions.py): Django's database sessions, read with plain SQL."""
+"""The session store (accounts/sessions.py): Django's database sessions, read with a statement compiled once."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""The signed-in user is read with a statement compiled once (accounts/users.py): the same user as the ORM's."""
+"""The signed-in user is read with a statement compiled once (accounts/users.py, config/statements.py): the same user as the ORM's."""
 
 import pytest
 from django.contrib.auth import get_user_model
