@@ -127,7 +127,7 @@ def without_broadcasts(monkeypatch):
     @contextmanager
     def quiet():
         with monkeypatch.context() as patch:
-            patch.setattr(models.Game, "broadcast", lambda self: None)
+            patch.setattr(models.Game, "broadcast", lambda self, users=(): None)
             patch.setattr(models, "broadcast_lobby", lambda: None)
             patch.setattr(models, "broadcast_users", lambda user_ids: None)
             yield

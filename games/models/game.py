@@ -1,5 +1,6 @@
 """Games, their seats and their move logs; the rules live in games/rules/ (no Django)."""
 
+import asyncio
 import logging
 import secrets
 from datetime import timedelta
@@ -533,23 +534,24 @@ class Game(models.Model):
         for seat in seats:
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
-        transaction.on_commit(lambda: self._hand_over(seats, state))
+        # Whose turns or notifications changed: their pages' headers are told with the table.
         changed = {seats[p].user_id for p in newly_awaited} | told
         changed |= {seat.user_id for seat in seats if seat.position in before.decisions}
         if state.over:
             changed |= {seat.user_id for seat in seats}
             transaction.on_commit(broadcast_lobby)
-        transaction.on_commit(lambda: broadcast_users(changed))
+        transaction.on_commit(lambda: self._hand_over(seats, state, changed))
 
-    def _hand_over(self, seats, state):
+    def _hand_over(self, seats, state, users):
         """After the commit: hand the move's data to this process's sockets, then tell them.
 
         The handing over is games.table.board's, which listens for move_committed.
+        The table's sockets and the headers of `users` (user ids) are told together.
         """
         try:
             move_committed.send(sender=Game, game=self, seats=seats, state=state)
         finally:
-            self.broadcast()  # the sockets are told even if handing over failed
+            self.broadcast(users)  # the sockets are told even if handing over failed
 
     def _players(self, seats):
         """Return {position: user} of `seats`, read once per move and only when needed."""
@@ -647,9 +649,13 @@ class Game(models.Model):
         # Totals and ratings change once, with the result, in this transaction.
         record_result(self, seats)
 
-    def broadcast(self):
-        """Tell every socket of this game that a new version exists (ids only, no cards)."""
-        group_send(group_name(self.code), {"type": "game.updated", "version": self.version})
+    def broadcast(self, users=()):
+        """Tell every socket of this game that a new version exists (ids only, no cards).
+
+        And the pages of `users` (user ids) that their turns or notifications changed.
+        """
+        game = (group_name(self.code), {"type": "game.updated", "version": self.version})
+        send_to_groups([game, *_user_updates(users)])
 
     # --- after the game ------------------------------------------------------------------------
 
@@ -731,25 +737,50 @@ def _decisions(state):
 
 
 def group_send(group, message):
-    """Send `message` to a channel-layer group; if the layer fails, log it and carry on.
+    """Send `message` to a channel-layer group; if the layer fails, log it and carry on."""
+    send_to_groups([(group, message)])
+
+
+def send_to_groups(messages):
+    """Send each (group, message) of `messages`; where the layer fails, log it and carry on.
 
     A broadcast comes after the commit: a layer that is down (Redis
     restarting) must not turn a move already made into an error page. Game
     sockets catch up by themselves (games/live/consumers.py, game_check).
+    The embedded layer delivers from its event loop, nothing waits
+    (config/layers.py); another (Redis) gets all of them in one hop from this
+    thread to the event loop, sent side by side: each hop cost about as much as
+    a send (docs/performance.md, "Measured in production").
     """
     try:
         layer = get_channel_layer()
-        soon = getattr(layer, "group_send_soon", None)  # the embedded layer's: nothing waits
-        if soon is None or not soon(group, message):
-            async_to_sync(layer.group_send)(group, message)
+        soon = getattr(layer, "group_send_soon", None)
+        if soon is not None:
+            messages = [(group, message) for group, message in messages if not soon(group, message)]
+        if messages:
+            async_to_sync(_send_side_by_side)(layer, messages)
     except Exception:
-        log.exception("Broadcasting to %s failed", group)
+        log.exception("Broadcasting to %s failed", ", ".join(group for group, _m in messages))
+
+
+async def _send_side_by_side(layer, messages):
+    if len(messages) == 1:
+        await layer.group_send(*messages[0])
+        return
+    sent = [layer.group_send(group, message) for group, message in messages]
+    results = await asyncio.gather(*sent, return_exceptions=True)
+    for (group, _message), result in zip(messages, results):
+        if isinstance(result, Exception):
+            log.error("Broadcasting to %s failed", group, exc_info=result)
+
+
+def _user_updates(user_ids):
+    return [(user_group(user_id), {"type": "user.updated"}) for user_id in user_ids]
 
 
 def broadcast_users(user_ids):
     """Tell each user's sockets that their turns or notifications changed."""
-    for user_id in user_ids:
-        group_send(user_group(user_id), {"type": "user.updated"})
+    send_to_groups(_user_updates(user_ids))
 
 
 def broadcast_lobby():
@@ -758,8 +789,7 @@ def broadcast_lobby():
 
 def broadcast_seating(user_ids):
     """A table's seats changed: the lobby, and the pages of the players seated there."""
-    broadcast_lobby()
-    broadcast_users(user_ids)
+    send_to_groups([(LOBBY_GROUP, {"type": "lobby.updated"}), *_user_updates(user_ids)])
 
 
 _DEFERRED = object()

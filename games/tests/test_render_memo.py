@@ -497,7 +497,7 @@ def test_the_sockets_are_told_of_a_move_even_if_handing_it_over_fails(
         raise RuntimeError("handing over failed")
 
     monkeypatch.setattr(board, "remember", broken)
-    monkeypatch.setattr(Game, "broadcast", lambda self: told.append(self.version))
+    monkeypatch.setattr(Game, "broadcast", lambda self, users=(): told.append(self.version))
     with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
         game.play(game.state().current, {"kind": "end"})
 

@@ -35,7 +35,7 @@ The figures are per move, the median of --runs runs. Under "post":
 | lookup_ms | the view less Game.play and the answer's rendering: the game and seat lookup |
 | play_ms | Game.play (the transaction) |
 | apply_ms | rules.apply (in Game.play, in the log) |
-| layer_send_ms | games.models.group_send (the sending thread's part) |
+| layer_send_ms | games.models.send_to_groups (the sending thread's part) |
 
 Under "socket": `move_ms`, `socket_render_ms`, `per_socket_ms`, `log_ms`,
 `play_ms`, `apply_ms` and `layer_send_ms` as above, and
@@ -206,7 +206,7 @@ def install_probes():
     board.recent_moves = probe("log", board.recent_moves)
     models.Game.play = probe("play", models.Game.play)
     rules.apply = probe("apply", rules.apply)
-    models.group_send = probe("layer_send", models.group_send)
+    models.send_to_groups = probe("layer_send", models.send_to_groups)
     GameConsumer.receive = probe("receive", GameConsumer.receive)
 
 

@@ -1,0 +1,109 @@
+"""A move's broadcasts (games.models.game.send_to_groups): the table and the players' headers.
+
+With a layer that answers over the network (Redis in production) every group
+of one move is sent in one hop from the request's thread to the event loop;
+one group failing keeps none of the others from hearing.
+"""
+
+import logging
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+
+from games.models import game as models, group_name, user_group
+from games.tests.review_helpers import started_game
+
+pytestmark = pytest.mark.django_db
+
+
+class Recording(InMemoryChannelLayer):
+    """Channels' in-memory layer (no group_send_soon: it waits, as Redis's does), recording."""
+
+    def __init__(self, failing=()):
+        super().__init__()
+        self.sent = []
+        self.failing = set(failing)
+
+    async def group_send(self, group, message):
+        if group in self.failing:
+            raise ConnectionError("Redis went away")
+        self.sent.append((group, message))
+
+
+@pytest.fixture
+def hops(monkeypatch):
+    """Count the hops from a thread to the event loop (async_to_sync) the broadcasts make."""
+    made = []
+    real = models.async_to_sync
+
+    def counting(function):
+        wrapped = real(function)
+
+        def call(*args, **kwargs):
+            made.append(function)
+            return wrapped(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(models, "async_to_sync", counting)
+    return made
+
+
+def test_a_move_tells_its_table_and_the_players_whose_turn_changed_in_one_hop(
+    alice, bob, monkeypatch, hops, django_capture_on_commit_callbacks
+):
+    layer = Recording()
+    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+    game = started_game([alice, bob])
+    mover = game.state().current
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game.play(mover, {"kind": "end"})
+
+    table = (group_name(game.code), {"type": "game.updated", "version": game.version})
+    assert layer.sent[0] == table
+    told = {group for group, message in layer.sent[1:] if message == {"type": "user.updated"}}
+    # The mover's turn ended and the other's began: both headers change.
+    assert told == {user_group(alice.pk), user_group(bob.pk)}
+    assert len(hops) == 1
+
+
+def test_one_group_failing_keeps_none_of_the_others_from_hearing(monkeypatch, hops, caplog):
+    layer = Recording(failing={"user-2"})
+    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+    update = {"type": "user.updated"}
+
+    with caplog.at_level(logging.ERROR, logger=models.log.name):
+        models.send_to_groups([("user-1", update), ("user-2", update), ("user-3", update)])
+
+    assert layer.sent == [("user-1", update), ("user-3", update)]
+    assert "Broadcasting to user-2 failed" in caplog.text
+    assert len(hops) == 1
+
+
+def test_a_layer_that_fails_at_once_turns_no_move_into_an_error(monkeypatch, caplog):
+    def away():
+        raise ConnectionError("Redis went away")
+
+    monkeypatch.setattr(models, "get_channel_layer", away)
+
+    with caplog.at_level(logging.ERROR, logger=models.log.name):
+        models.send_to_groups([("user-1", {"type": "user.updated"})])
+
+    assert "Broadcasting to user-1 failed" in caplog.text
+
+
+def test_the_embedded_layer_delivers_each_group_without_a_hop(monkeypatch, hops):
+    sent = []
+
+    class Soon(Recording):
+        def group_send_soon(self, group, message):
+            sent.append(group)
+            return True
+
+    layer = Soon()
+    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+
+    models.send_to_groups([("user-1", {"type": "user.updated"}), ("lobby", {"type": "x"})])
+
+    assert sent == ["user-1", "lobby"] and layer.sent == [] and hops == []
