@@ -72,6 +72,14 @@ PIECES = (
         "the SQL compiler's output (as_sql, select, converters) and Model.from_db / save",
     ),
     Piece(
+        "games/live/sockets.py (watch_layer)",
+        "channels-redis",
+        "4.3.0",
+        "nothing copied: it relies on RedisPubSubChannelLayer's reader task logging Redis's "
+        "errors and subscribing again after a reconnect, a cancelled receive forgetting its "
+        "channel, and __getattr__ needing a running loop (games.models.game.send_to_groups)",
+    ),
+    Piece(
         "accounts/users.py",
         "Django",
         "6.1.3",

@@ -74,7 +74,7 @@ def test_it_uses_the_channel_layer_from_the_environment():
     backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
 
     if os.environ.get("REDIS_URL"):
-        assert backend == "channels_redis.core.RedisChannelLayer"
+        assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
         [host] = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
         assert host["socket_timeout"] is None
     else:

@@ -10,14 +10,15 @@ version it was drawn from, as the POST does.
 How a socket recovers when the channel layer fails (Redis restarted; the
 fault tests in games/tests/test_faults.py):
 
-- Group memberships live in Redis. A Redis restart forgets them all, and
-  the broadcasts made while it is down are lost.
-- The socket that meets the layer's error tells every socket of its process
-  (games/live/sockets.py): each shows "live updates are paused" and checks itself
-  every second. The first check whose joining of its group succeeds (Redis
-  is back) sends the board if it is behind and takes the notice away: within
-  a few seconds of Redis coming back, without a reconnect. A socket opened
-  while Redis is away is accepted and drawn from the database all the same.
+- The broadcasts made while Redis is down are lost. Each process's layer
+  subscribes again to its sockets' groups once Redis is back.
+- A process's heartbeat on the layer (games/live/sockets.py, watch_layer)
+  tells every socket of the process when it fails: each shows "live updates
+  are paused" and checks itself every second. The first check after a
+  heartbeat came back sends the board if it is behind and takes the notice
+  away: within a few seconds of Redis coming back, without a reconnect. A
+  socket opened while Redis is away is accepted and drawn from the database
+  all the same.
 - Every socket also checks itself every GAME_SOCKET_CHECK_SECONDS (20 by
   default; jittered): it joins its group again (a no-op when it is still in
   it) and sends the board if it is behind. So any other lost broadcast (a

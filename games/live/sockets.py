@@ -1,9 +1,8 @@
 """Sockets that check themselves now and then, and that a user or an address may hold only so many of.
 
-Self-checks. Group memberships live in the channel layer. A Redis restart
-forgets them, and the broadcasts made while it is down are lost; a consumer
-whose turn at its process's blocking read comes after Redis is back never
-sees an error (see games/live/consumers.py). So a self-checking socket receives a
+Self-checks. Group memberships live in the channel layer, and the
+broadcasts made while Redis is down are lost (see games/live/consumers.py).
+So a self-checking socket receives a
 "socket.check" message every GAME_SOCKET_CHECK_SECONDS (a setting for every
 such socket, 20 by default; the first wait is jittered so that sockets
 opened together do not check together; a client that keeps talking does
@@ -27,16 +26,20 @@ would, the password hash included) and closes with SESSION_ENDED if they are
 no longer its user's: a page's socket stops showing a hand and taking moves
 within one check of its session's end, and its reconnect is refused.
 
-The channel layer failing (Redis restarted). Each server process has one
-blocking read on Redis that its sockets take in turn; when Redis goes away,
-the socket whose turn it is gets the error. Every socket of the process is
-then told ({"type": "socket.layer_down"}: the table says that live updates
-are paused), checks itself every LAYER_RETRY_SECONDS instead of every
-period, and its reads of the layer are tried again as often. Redis forgets
-every group when it restarts: the first check whose joining of its group
-succeeds ends the pause ({"type": "socket.layer_up"}: the table catches up
-with the moves it missed). So sockets hear of moves again within a few
-seconds of Redis being back, not at their next periodic check.
+The channel layer failing (Redis restarted). channels-redis's pub/sub layer
+reads Redis in one task of each process, which logs an error and tries
+again: no socket's read ever fails, and a socket joining its group again
+succeeds without asking Redis (the layer remembers what it subscribed to,
+and subscribes again once Redis is back). So each process with sockets on
+such a layer has a heartbeat (`watch_layer`): every LAYER_RETRY_SECONDS it
+sends a message to a channel of its own and reads it back. When a beat
+fails, every socket of the process is told ({"type": "socket.layer_down"}:
+the table says that live updates are paused) and checks itself every
+LAYER_RETRY_SECONDS instead of every period; the first check after a beat
+has come back ends the pause ({"type": "socket.layer_up"}: the table catches
+up with the moves it missed). So sockets hear of moves again within a few
+seconds of Redis being back, not at their next periodic check. (A socket's
+own read or check failing, as another layer's would, is told the same way.)
 
 Timers. `after(delay, message)` has the socket dispatch `message` to itself
 later, from its own event loop: what the lobby needs to draw a burst of
@@ -74,7 +77,8 @@ log = logging.getLogger(__name__)
 SOCKETS_FULL = 1013
 SOCKETS_FULL_REASON = "Too many sockets"
 SESSION_ENDED = 4401  # an application's code: the socket's session is over
-# While the channel layer fails: how often a socket tries it again (its check, its read).
+# While the channel layer fails: how often a socket tries it again (its check, its read);
+# and how often a process's heartbeat tries the layer (watch_layer).
 LAYER_RETRY_SECONDS = 1.0
 # What a channel layer (or the cache) raises when it has lost its server (Redis away).
 LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeoutError)
@@ -159,6 +163,9 @@ CHECK = object()  # in a socket's inbox: time for its check
 LAYER_FAILED = object()  # in a socket's inbox: the channel layer failed (Redis away)
 # The inboxes of this process's sockets: all are told when the layer fails in one of them.
 _inboxes = set()
+# Each event loop with sockets on a layer read from Redis: [its heartbeat task, its sockets].
+_watchers = {}
+_down = set()  # the event loops whose heartbeat last failed
 
 
 async def feed(source, inbox):
@@ -178,6 +185,46 @@ async def feed(source, inbox):
             await asyncio.sleep(LAYER_RETRY_SECONDS)
             continue
         inbox.put_nowait(message)
+
+
+async def watch_layer(layer):
+    """Send a message to a channel of this process's own and read it back, for ever.
+
+    A beat that fails (the send or the read fails, or takes longer than
+    LAYER_RETRY_SECONDS) marks this event loop's layer as down and tells every
+    socket (see the module docstring); the next that comes back marks it up.
+    """
+    loop = asyncio.get_running_loop()
+    channel = reader = None
+    try:
+        while True:
+            try:
+                if channel is None:
+                    channel = await asyncio.wait_for(layer.new_channel(), LAYER_RETRY_SECONDS)
+                if reader is None:
+                    # Never cancelled while waiting: the pub/sub layer would forget the channel.
+                    reader = asyncio.ensure_future(layer.receive(channel))
+                beat = {"type": "layer.heartbeat"}
+                await asyncio.wait_for(layer.send(channel, beat), LAYER_RETRY_SECONDS)
+                await asyncio.wait({reader}, timeout=LAYER_RETRY_SECONDS)
+                came_back = reader.done() and reader.exception() is None
+                if reader.done():
+                    reader = None
+            except LAYER_ERRORS:
+                came_back = False
+            if came_back:
+                _down.discard(loop)
+            else:
+                if loop not in _down:
+                    log.warning("The channel layer failed its heartbeat; telling the sockets")
+                _down.add(loop)
+                for each in list(_inboxes):
+                    each.put_nowait(LAYER_FAILED)
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
+    finally:
+        _down.discard(loop)
+        if reader is not None:
+            reader.cancel()
 
 
 def send_frames(loop, send, waited, message):
@@ -248,8 +295,14 @@ class SelfChecking:
             self.base_send = partial(send_frames, loop, send, self.base_send)
         self.send_on_loop = partial(_send_on_loop, loop, send) if served else send
         feeds = [asyncio.ensure_future(feed(source, inbox)) for source in sources]
+        watcher = None
         if not attached:
             _inboxes.add(inbox)
+            if layer is not None:
+                watcher = _watchers.get(loop)
+                if watcher is None:
+                    watcher = _watchers[loop] = [loop.create_task(watch_layer(layer)), 0]
+                watcher[1] += 1
         period = check_period()
         # The first wait is jittered, so that sockets opened together do not check together.
         check = loop.call_later(random.uniform(period / 2, period), inbox.put_nowait, CHECK)
@@ -286,7 +339,7 @@ class SelfChecking:
                             check = loop.call_later(LAYER_RETRY_SECONDS, inbox.put_nowait, CHECK)
                             await self.pause()
                         continue
-                    if self.layer_down:  # in its group again: Redis is back
+                    if self.layer_down and loop not in _down:  # in its group, Redis back
                         self.layer_down = False
                         await self.dispatch({"type": "socket.layer_up"})
                     continue
@@ -296,6 +349,11 @@ class SelfChecking:
             pass
         finally:
             _inboxes.discard(inbox)
+            if watcher is not None:
+                watcher[1] -= 1
+                if watcher[1] == 0:  # the loop's last socket: its heartbeat stops
+                    watcher[0].cancel()
+                    _watchers.pop(loop, None)
             check.cancel()
             if attached:
                 layer.detach(self.channel_name, inbox)

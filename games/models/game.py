@@ -754,9 +754,10 @@ def send_to_groups(messages):
     """
     try:
         layer = get_channel_layer()
-        soon = getattr(layer, "group_send_soon", None)
+        # Asked of the class: the pub/sub layer looks for an event loop on any attribute.
+        soon = getattr(type(layer), "group_send_soon", None)
         if soon is not None:
-            messages = [(group, message) for group, message in messages if not soon(group, message)]
+            messages = [(g, m) for g, m in messages if not soon(layer, g, m)]
         if messages:
             async_to_sync(_send_side_by_side)(layer, messages)
     except Exception:

@@ -22,7 +22,7 @@ def test_it_starts_with_two_players(client, alice, bob, django_capture_on_commit
     assert game.status == Game.Status.ACTIVE
     assert game.seat_count == 2
     assert response.url == game.get_absolute_url()
-    assert len(callbacks) == 3  # the game's sockets, the players' badges and the lobby's
+    assert len(callbacks) == 2  # the game's sockets with the players' badges, and the lobby's
 
 
 def test_it_refuses_a_player_who_is_not_the_host(client, alice, bob):
