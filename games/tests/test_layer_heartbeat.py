@@ -1,0 +1,81 @@
+"""A process's heartbeat on the channel layer (games.live.sockets.watch_layer).
+
+Production's layer (channels-redis's pub/sub layer) never fails a socket's
+read while Redis is away: the heartbeat is how the sockets learn of it, and
+of its coming back (the outage tests in test_faults.py play it whole).
+"""
+
+import asyncio
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+
+from config.mailbox import Mailbox
+from games.live import sockets
+
+# No database, no Redis: the same on either set-up.
+pytestmark = pytest.mark.one_database
+
+
+class Flaky(InMemoryChannelLayer):
+    """Channels' in-memory layer whose sends fail, as Redis's do, while it is `away`."""
+
+    away = False
+
+    async def send(self, channel, message):
+        if self.away:
+            raise ConnectionError("Redis went away")
+        await super().send(channel, message)
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    monkeypatch.setattr(sockets, "LAYER_RETRY_SECONDS", 0.02)
+
+
+async def until(condition, seconds=2.0):
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within the time")
+
+
+async def test_it_tells_every_socket_when_the_layer_fails_and_marks_it_back(quick, monkeypatch):
+    inbox = Mailbox()
+    monkeypatch.setattr(sockets, "_inboxes", {inbox})
+    layer = Flaky()
+    loop = asyncio.get_running_loop()
+    watcher = asyncio.ensure_future(sockets.watch_layer(layer))
+    try:
+        await asyncio.sleep(0.1)
+        assert loop not in sockets._down and inbox.qsize() == 0  # beating: nobody told
+
+        layer.away = True
+        await until(lambda: loop in sockets._down)
+        assert await asyncio.wait_for(inbox.get(), 1) is sockets.LAYER_FAILED
+
+        layer.away = False
+        await until(lambda: loop not in sockets._down)
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+    assert loop not in sockets._down
+
+
+async def test_a_beat_that_never_comes_back_counts_as_a_failure(quick, monkeypatch):
+    inbox = Mailbox()
+    monkeypatch.setattr(sockets, "_inboxes", {inbox})
+
+    class Deaf(InMemoryChannelLayer):
+        async def send(self, channel, message):
+            pass  # sent into the void: Redis up, the subscriptions not yet back
+
+    loop = asyncio.get_running_loop()
+    watcher = asyncio.ensure_future(sockets.watch_layer(Deaf()))
+    try:
+        await until(lambda: loop in sockets._down)
+        assert await asyncio.wait_for(inbox.get(), 1) is sockets.LAYER_FAILED
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
