@@ -122,14 +122,12 @@ def without_broadcasts(monkeypatch):
     """
     from contextlib import contextmanager
 
-    from games.models import game as models
+    from games.models import broadcasts
 
     @contextmanager
     def quiet():
         with monkeypatch.context() as patch:
-            patch.setattr(models.Game, "broadcast", lambda self, users=(): None)
-            patch.setattr(models, "broadcast_lobby", lambda: None)
-            patch.setattr(models, "broadcast_users", lambda user_ids: None)
+            patch.setattr(broadcasts, "send_to_groups", lambda messages: None)
             yield
 
     return quiet

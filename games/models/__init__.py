@@ -1,6 +1,7 @@
 """The games app's rows: a table and its game (game.py), and what hangs off a game.
 
-- game.py: Game, Seat, Move, Checkpoint, Invitation, and the groups a game tells;
+- game.py: Game, Seat, Move, Checkpoint, Invitation;
+- broadcasts.py: who is told after a commit (the channel-layer groups and the sends);
 - notification.py: what a player should know of their games;
 - chat.py: the table chat's messages, mutes and reports;
 - analysis.py: a finished game's post-game analysis;
@@ -11,9 +12,16 @@ config, never a module of games/ outside this package.
 """
 
 from games.models.analysis import Analysis
+from games.models.broadcasts import (
+    LOBBY_GROUP,
+    broadcast_lobby,
+    broadcast_users,
+    group_name,
+    group_send,
+    user_group,
+)
 from games.models.chat import ChatMessage, ChatMute, Report
 from games.models.game import (
-    LOBBY_GROUP,
     Checkpoint,
     Game,
     Invitation,
@@ -21,14 +29,9 @@ from games.models.game import (
     Seat,
     SeatingError,
     StaleBoard,
-    broadcast_lobby,
-    broadcast_users,
-    group_name,
-    group_send,
     new_code,
     new_seed,
     new_token,
-    user_group,
 )
 from games.models.notification import Notification
 

@@ -1,28 +1,24 @@
 """Games, their seats and their move logs; the rules live in games/rules/ (no Django)."""
 
-import asyncio
-import logging
 import secrets
 from datetime import timedelta
 from functools import cache
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import games.models.broadcasts as broadcasts
 from accounts.models import PayRule, User, Vacation
 from accounts.stats import record_result
 from config.links import link
 from config.statements import insert, joined, save_fields
 from games import rules
+from games.models.broadcasts import group_name
 from games.models.notification import Notification
 from games.models.signals import game_ending, move_committed
 from games.rules.state import RESPOND
-
-log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"
 
@@ -44,20 +40,8 @@ def new_seed():
     return SEEDS.getrandbits(63)
 
 
-def group_name(code):
-    """Return the channel-layer group of one game's sockets."""
-    return f"game-{code}"
-
-
-LOBBY_GROUP = "lobby"
-
 # Timeouts in a row after which a player is marked absent and their seat played by defaults.
 ABSENT_AFTER = 3
-
-
-def user_group(user_id):
-    """Return the channel-layer group of one user's sockets (the navigation badge)."""
-    return f"user-{user_id}"
 
 
 class StaleBoard(Exception):
@@ -238,7 +222,7 @@ class Game(models.Model):
     def seating_changed(self, also=None):
         """After the commit, tell the lobby and the seated players' own pages (My tables)."""
         users = (set(self.seats.values_list("user_id", flat=True)) | {also}) - {None}
-        transaction.on_commit(lambda: broadcast_seating(users))
+        transaction.on_commit(lambda: broadcasts.broadcast_seating(users))
 
     def state(self):
         """Return the engine state of a game in play (or ended)."""
@@ -284,7 +268,7 @@ class Game(models.Model):
             game.started_at = game.last_move_at = now
             game.version += 1
             game._settle(state, seats, now, _Before(None), events, fields=None)
-            transaction.on_commit(broadcast_lobby)
+            transaction.on_commit(broadcasts.broadcast_lobby)
         self.refresh_from_db()
         return self
 
@@ -539,7 +523,7 @@ class Game(models.Model):
         changed |= {seat.user_id for seat in seats if seat.position in before.decisions}
         if state.over:
             changed |= {seat.user_id for seat in seats}
-            transaction.on_commit(broadcast_lobby)
+            transaction.on_commit(broadcasts.broadcast_lobby)
         transaction.on_commit(lambda: self._hand_over(seats, state, changed))
 
     def _hand_over(self, seats, state, users):
@@ -655,7 +639,7 @@ class Game(models.Model):
         And the pages of `users` (user ids) that their turns or notifications changed.
         """
         game = (group_name(self.code), {"type": "game.updated", "version": self.version})
-        send_to_groups([game, *_user_updates(users)])
+        broadcasts.send_to_groups([game, *broadcasts.user_updates(users)])
 
     # --- after the game ------------------------------------------------------------------------
 
@@ -734,63 +718,6 @@ def _decisions(state):
         jsn = state.pending.shares[share].jsn if share >= 0 else 0
         found.setdefault(seat, set()).add((state.turns, decision, share, jsn))
     return found
-
-
-def group_send(group, message):
-    """Send `message` to a channel-layer group; if the layer fails, log it and carry on."""
-    send_to_groups([(group, message)])
-
-
-def send_to_groups(messages):
-    """Send each (group, message) of `messages`; where the layer fails, log it and carry on.
-
-    A broadcast comes after the commit: a layer that is down (Redis
-    restarting) must not turn a move already made into an error page. Game
-    sockets catch up by themselves (games/live/consumers.py, game_check).
-    The embedded layer delivers from its event loop, nothing waits
-    (config/layers.py); another (Redis) gets all of them in one hop from this
-    thread to the event loop, sent side by side: each hop cost about as much as
-    a send (docs/performance.md, "Measured in production").
-    """
-    try:
-        layer = get_channel_layer()
-        # Asked of the class: the pub/sub layer looks for an event loop on any attribute.
-        soon = getattr(type(layer), "group_send_soon", None)
-        if soon is not None:
-            messages = [(g, m) for g, m in messages if not soon(layer, g, m)]
-        if messages:
-            async_to_sync(_send_side_by_side)(layer, messages)
-    except Exception:
-        log.exception("Broadcasting to %s failed", ", ".join(group for group, _m in messages))
-
-
-async def _send_side_by_side(layer, messages):
-    if len(messages) == 1:
-        await layer.group_send(*messages[0])
-        return
-    sent = [layer.group_send(group, message) for group, message in messages]
-    results = await asyncio.gather(*sent, return_exceptions=True)
-    for (group, _message), result in zip(messages, results):
-        if isinstance(result, Exception):
-            log.error("Broadcasting to %s failed", group, exc_info=result)
-
-
-def _user_updates(user_ids):
-    return [(user_group(user_id), {"type": "user.updated"}) for user_id in user_ids]
-
-
-def broadcast_users(user_ids):
-    """Tell each user's sockets that their turns or notifications changed."""
-    send_to_groups(_user_updates(user_ids))
-
-
-def broadcast_lobby():
-    group_send(LOBBY_GROUP, {"type": "lobby.updated"})
-
-
-def broadcast_seating(user_ids):
-    """A table's seats changed: the lobby, and the pages of the players seated there."""
-    send_to_groups([(LOBBY_GROUP, {"type": "lobby.updated"}), *_user_updates(user_ids)])
 
 
 _DEFERRED = object()

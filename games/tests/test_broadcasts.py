@@ -1,4 +1,4 @@
-"""A move's broadcasts (games.models.game.send_to_groups): the table and the players' headers.
+"""A move's broadcasts (games.models.broadcasts.send_to_groups): the table and the players' headers.
 
 With a layer that answers over the network (Redis in production) every group
 of one move is sent in one hop from the request's thread to the event loop;
@@ -10,7 +10,7 @@ import logging
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from games.models import game as models, group_name, user_group
+from games.models import broadcasts, group_name, user_group
 from games.tests.review_helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ class Recording(InMemoryChannelLayer):
 def hops(monkeypatch):
     """Count the hops from a thread to the event loop (async_to_sync) the broadcasts make."""
     made = []
-    real = models.async_to_sync
+    real = broadcasts.async_to_sync
 
     def counting(function):
         wrapped = real(function)
@@ -45,7 +45,7 @@ def hops(monkeypatch):
 
         return call
 
-    monkeypatch.setattr(models, "async_to_sync", counting)
+    monkeypatch.setattr(broadcasts, "async_to_sync", counting)
     return made
 
 
@@ -53,7 +53,7 @@ def test_a_move_tells_its_table_and_the_players_whose_turn_changed_in_one_hop(
     alice, bob, monkeypatch, hops, django_capture_on_commit_callbacks
 ):
     layer = Recording()
-    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcasts, "get_channel_layer", lambda: layer)
     game = started_game([alice, bob])
     mover = game.state().current
 
@@ -70,11 +70,11 @@ def test_a_move_tells_its_table_and_the_players_whose_turn_changed_in_one_hop(
 
 def test_one_group_failing_keeps_none_of_the_others_from_hearing(monkeypatch, hops, caplog):
     layer = Recording(failing={"user-2"})
-    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcasts, "get_channel_layer", lambda: layer)
     update = {"type": "user.updated"}
 
-    with caplog.at_level(logging.ERROR, logger=models.log.name):
-        models.send_to_groups([("user-1", update), ("user-2", update), ("user-3", update)])
+    with caplog.at_level(logging.ERROR, logger=broadcasts.log.name):
+        broadcasts.send_to_groups([("user-1", update), ("user-2", update), ("user-3", update)])
 
     assert layer.sent == [("user-1", update), ("user-3", update)]
     assert "Broadcasting to user-2 failed" in caplog.text
@@ -85,10 +85,10 @@ def test_a_layer_that_fails_at_once_turns_no_move_into_an_error(monkeypatch, cap
     def away():
         raise ConnectionError("Redis went away")
 
-    monkeypatch.setattr(models, "get_channel_layer", away)
+    monkeypatch.setattr(broadcasts, "get_channel_layer", away)
 
-    with caplog.at_level(logging.ERROR, logger=models.log.name):
-        models.send_to_groups([("user-1", {"type": "user.updated"})])
+    with caplog.at_level(logging.ERROR, logger=broadcasts.log.name):
+        broadcasts.send_to_groups([("user-1", {"type": "user.updated"})])
 
     assert "Broadcasting to user-1 failed" in caplog.text
 
@@ -102,8 +102,8 @@ def test_the_embedded_layer_delivers_each_group_without_a_hop(monkeypatch, hops)
             return True
 
     layer = Soon()
-    monkeypatch.setattr(models, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcasts, "get_channel_layer", lambda: layer)
 
-    models.send_to_groups([("user-1", {"type": "user.updated"}), ("lobby", {"type": "x"})])
+    broadcasts.send_to_groups([("user-1", {"type": "user.updated"}), ("lobby", {"type": "x"})])
 
     assert sent == ["user-1", "lobby"] and layer.sent == [] and hops == []

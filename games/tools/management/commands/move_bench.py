@@ -35,7 +35,7 @@ The figures are per move, the median of --runs runs. Under "post":
 | lookup_ms | the view less Game.play and the answer's rendering: the game and seat lookup |
 | play_ms | Game.play (the transaction) |
 | apply_ms | rules.apply (in Game.play, in the log) |
-| layer_send_ms | games.models.send_to_groups (the sending thread's part) |
+| layer_send_ms | games.models.broadcasts.send_to_groups (the sending thread's part) |
 
 Under "socket": `move_ms`, `socket_render_ms`, `per_socket_ms`, `log_ms`,
 `play_ms`, `apply_ms` and `layer_send_ms` as above, and
@@ -195,7 +195,7 @@ def install_probes():
     from games import rules, views
     from games.live import consumers
     from games.live.consumers import GameConsumer
-    from games.models import game as models
+    from games.models import broadcasts, game as models
     from games.table import board
 
     views.move = probe("view", views.move)
@@ -206,7 +206,7 @@ def install_probes():
     board.recent_moves = probe("log", board.recent_moves)
     models.Game.play = probe("play", models.Game.play)
     rules.apply = probe("apply", rules.apply)
-    models.send_to_groups = probe("layer_send", models.send_to_groups)
+    broadcasts.send_to_groups = probe("layer_send", broadcasts.send_to_groups)
     GameConsumer.receive = probe("receive", GameConsumer.receive)
 
 

@@ -1,0 +1,82 @@
+"""Who is told after a commit: the channel-layer groups and the sends to them.
+
+A game's sockets are in `group_name(code)`, a user's (their pages' headers)
+in `user_group(id)`, the lobby's in LOBBY_GROUP. Messages carry ids and
+versions only, never cards: each socket draws its own user's view. The model
+calls these after its commits (games/models/game.py); nothing here reads a row.
+"""
+
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def group_name(code):
+    """Return the channel-layer group of one game's sockets."""
+    return f"game-{code}"
+
+
+def user_group(user_id):
+    """Return the channel-layer group of one user's sockets (the navigation badge)."""
+    return f"user-{user_id}"
+
+
+def group_send(group, message):
+    """Send `message` to a channel-layer group; if the layer fails, log it and carry on."""
+    send_to_groups([(group, message)])
+
+
+def send_to_groups(messages):
+    """Send each (group, message) of `messages`; where the layer fails, log it and carry on.
+
+    A broadcast comes after the commit: a layer that is down (Redis
+    restarting) must not turn a move already made into an error page. Game
+    sockets catch up by themselves (games/live/consumers.py, game_check).
+    The embedded layer delivers from its event loop, nothing waits
+    (config/layers.py); another (Redis) gets all of them in one hop from this
+    thread to the event loop, sent side by side: each hop cost about as much as
+    a send (docs/performance.md, "Measured in production").
+    """
+    try:
+        layer = get_channel_layer()
+        # Asked of the class: the pub/sub layer looks for an event loop on any attribute.
+        soon = getattr(type(layer), "group_send_soon", None)
+        if soon is not None:
+            messages = [(g, m) for g, m in messages if not soon(layer, g, m)]
+        if messages:
+            async_to_sync(_send_side_by_side)(layer, messages)
+    except Exception:
+        log.exception("Broadcasting to %s failed", ", ".join(group for group, _m in messages))
+
+
+async def _send_side_by_side(layer, messages):
+    sent = [layer.group_send(group, message) for group, message in messages]
+    results = await asyncio.gather(*sent, return_exceptions=True)
+    for (group, _message), result in zip(messages, results):
+        if isinstance(result, Exception):
+            log.error("Broadcasting to %s failed", group, exc_info=result)
+
+
+def user_updates(user_ids):
+    """The messages telling `user_ids` that their turns or notifications changed."""
+    return [(user_group(user_id), {"type": "user.updated"}) for user_id in user_ids]
+
+
+def broadcast_users(user_ids):
+    """Tell each user's sockets that their turns or notifications changed."""
+    send_to_groups(user_updates(user_ids))
+
+
+def broadcast_lobby():
+    group_send(LOBBY_GROUP, {"type": "lobby.updated"})
+
+
+def broadcast_seating(user_ids):
+    """A table's seats changed: the lobby, and the pages of the players seated there."""
+    send_to_groups([(LOBBY_GROUP, {"type": "lobby.updated"}), *user_updates(user_ids)])
