@@ -82,6 +82,8 @@ SESSION_ENDED = 4401  # an application's code: the socket's session is over
 LAYER_RETRY_SECONDS = 1.0
 # What a channel layer (or the cache) raises when it has lost its server (Redis away).
 LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeoutError)
+# A channel nobody reads: the heartbeat's first send, before it makes its own channel.
+PROBE = "layer.probe"
 
 
 def check_period():
@@ -200,6 +202,10 @@ async def watch_layer(layer):
         while True:
             try:
                 if channel is None:
+                    # A send must get through first: the pub/sub layer keeps a queue for
+                    # each new_channel that fails, and an outage lasts many beats.
+                    probe = layer.send(PROBE, {"type": "layer.probe"})
+                    await asyncio.wait_for(probe, LAYER_RETRY_SECONDS)
                     channel = await asyncio.wait_for(layer.new_channel(), LAYER_RETRY_SECONDS)
                 if reader is None:
                     # Never cancelled while waiting: the pub/sub layer would forget the channel.

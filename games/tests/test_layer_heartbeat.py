@@ -79,3 +79,33 @@ async def test_a_beat_that_never_comes_back_counts_as_a_failure(quick, monkeypat
     finally:
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
+
+
+async def test_while_the_layer_is_away_from_the_start_it_makes_no_channel(quick, monkeypatch):
+    # The pub/sub layer keeps a queue for each new_channel that fails (channels-redis
+    # 4.3.0): a heartbeat started during an outage must not try one a beat.
+    monkeypatch.setattr(sockets, "_inboxes", set())
+    layer = Flaky()
+    layer.away = True
+    tried = []
+
+    async def new_channel(prefix="specific."):
+        tried.append(layer.away)
+        if layer.away:
+            raise ConnectionError("Redis went away")
+        return await InMemoryChannelLayer.new_channel(layer, prefix)
+
+    layer.new_channel = new_channel
+    loop = asyncio.get_running_loop()
+    watcher = asyncio.ensure_future(sockets.watch_layer(layer))
+    try:
+        await until(lambda: loop in sockets._down)
+        await asyncio.sleep(0.1)  # several beats
+        assert tried == []
+
+        layer.away = False
+        await until(lambda: loop not in sockets._down)
+        assert tried == [False]
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
