@@ -94,6 +94,26 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, ending the test database's other sessions before it is dropped.
+
+    Threads of this process that ran a socket's or a request's work (asgiref's
+    executor, config/http.py's lanes) keep their connections, as production does,
+    and PostgreSQL refuses to drop a database still in use ("is being accessed
+    by other users"): the run ended with that warning and the database left behind.
+    """
+    yield
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Start every test with empty caches: the login throttle's counts, the sockets' slots,
