@@ -195,6 +195,21 @@ def test_every_rules_citation_is_of_docs_rules_md_and_of_a_section_it_has():
     assert not found, "Bad citations of the rules:\n" + "\n".join(found)
 
 
+# The team's style guide, outside the repository like the rulebook: the project's own
+# account of it is docs/architecture.md, "How the code is meant to be shaped".
+OUTSIDE = re.compile(r"STYLE\.md|/work/shared|\.\./shared/", re.IGNORECASE)
+
+
+def test_nothing_cites_the_style_guide_outside_the_repository():
+    found = [
+        f"{name}:{number}"
+        for name, text in text_files()
+        for number, line in enumerate(text.splitlines(), 1)
+        if OUTSIDE.search(line)
+    ]
+    assert not found, "Cites a file outside the repository:\n" + "\n".join(found)
+
+
 # --- the checker itself ---------------------------------------------------------------------
 
 RULES_TEXT = """# Rules

@@ -1,6 +1,6 @@
 """A game socket sends only the fragments that changed since it last sent them.
 
-Each socket still draws its own user's view (STYLE.md); a fragment that would
+Each socket still draws its own user's view (docs/architecture.md); a fragment that would
 show the same as the one the page has (a hand nobody touched, a spectator's
 note) is neither drawn nor sent again. A fragment with forms posts its version,
 so it is sent with every new version.
