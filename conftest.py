@@ -115,6 +115,23 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def _close_socket_thread_connections():
+    """After each test, close the connections of asgiref's thread, where sockets do their database work.
+
+    Channels' database_sync_to_async runs in that one thread for every async test, and
+    it keeps its connection between messages as production does. Left open after a
+    test with the database, it made the next async test without one fail on its first
+    message (its close_old_connections asks the kept connection, and the database is
+    blocked there): test_socket_inbox.py after test_socket_moves.py failed so.
+    """
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     """Start every test with empty caches: the login throttle's counts, the sockets' slots,
     the lobby's list (a process reuses it for up to a second)."""
