@@ -15,8 +15,12 @@ falls on both alike. What is measured is `move_bench`'s post_ms (the POST
 alone, Daphne included) for both checkouts. With --sockets, every player's
 socket is open on both servers, and each server's CPU is added up from its
 POST until every socket of its table has the new version: `move_bench`'s
-move_ms of the post series (the whole move). The last line printed is one
-JSON object: CPU ms per move for each, and the change.
+move_ms of the post series (the whole move). With --headers as well, every
+player also holds the header's socket (ws/me/), as each signed-in page
+does, and each move's count ends HEADERS_SETTLE seconds after its table's
+sockets have it, so that the headers the move tells are redrawn within it
+(both servers wait alike). The last line printed is one JSON object: CPU ms
+per move for each, and the change.
 
 With --production, the servers run as production does, on PostgreSQL and
 Redis (DATABASE_URL and REDIS_URL name the servers: scripts/services.sh
@@ -39,6 +43,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+# With --headers: how long a move's count goes on after its table's sockets have it.
+HEADERS_SETTLE = 0.05
 sys.path.insert(0, str(HERE))
 
 from games.tools.load import cpu_seconds, free_port, wait_for_port  # noqa: E402  (no Django needed)
@@ -58,11 +64,18 @@ def main():
         help="Open every player's socket and measure until each has the move (the whole move).",
     )
     parser.add_argument(
+        "--headers",
+        action="store_true",
+        help="With --sockets: every player also holds the header's socket (ws/me/).",
+    )
+    parser.add_argument(
         "--production",
         action="store_true",
         help="PostgreSQL + Redis (DATABASE_URL, REDIS_URL) instead of SQLite.",
     )
     options = parser.parse_args()
+    if options.headers and not options.sockets:
+        parser.error("--headers needs --sockets")
     if options.production and not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
         parser.error("--production needs DATABASE_URL and REDIS_URL (scripts/services.sh)")
 
@@ -101,6 +114,8 @@ def main():
     figures = {name: round(spent[name] * 1000 / moves, 3) for name in servers}
     change = (figures["after"] - figures["before"]) / figures["before"] * 100
     result = {"players": options.players, "moves": moves, "sockets": options.sockets}
+    if options.headers:
+        result["headers"] = True
     result["setup"] = "postgresql+redis" if options.production else "sqlite"
     result["move_cpu_ms" if options.sockets else "post_cpu_ms"] = figures
     result["change_percent"] = round(change, 1)
@@ -213,10 +228,15 @@ async def play(servers, options):
                 )
                 path = f"/ws/games/{code}/"
                 seated = [Player(http, server.url, c, path, reconnect_delay=None) for c in cookies]
+                headers = [
+                    Player(http, server.url, c, "/ws/me/", reconnect_delay=None)
+                    for c in cookies
+                    if options.headers
+                ]
                 if options.sockets:
-                    for player in seated:
+                    for player in seated + headers:
                         await player.open()
-                tables[name] = code, seated
+                tables[name] = code, seated + headers
             game += 1
             while measured < options.moves:
                 # The games are the same on both: read from each in turn (a read of a
@@ -239,8 +259,10 @@ async def play(servers, options):
                         now = await sync_to_async(on)(servers[name], current_version, code)
                         if now <= version:
                             raise RuntimeError(f"{name}: the move was not applied.")
-                        for player in seated:
+                        for player in seated[: options.players]:
                             await player.reach(now, 10)
+                        if options.headers:
+                            await asyncio.sleep(HEADERS_SETTLE)
                     if played >= options.warmup:
                         spent[name] += servers[name].cpu() - start
                 played += 1
