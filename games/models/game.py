@@ -519,8 +519,12 @@ class Game(models.Model):
             seat.save_clock()
         told = Notification.for_move(self, state, seats, events, newly_awaited)
         # Whose turns or notifications changed: their pages' headers are told with the table.
+        # A header's "Your turn" follows the seat's deadline (lobby.context_processors): a seat
+        # still awaited, as the mover is between plays, sees no change and is not told.
         changed = {seats[p].user_id for p in newly_awaited} | told
-        changed |= {seat.user_id for seat in seats if seat.position in before.decisions}
+        changed |= {
+            s.user_id for s in seats if s.position in before.decisions and s.deadline is None
+        }
         if state.over:
             changed |= {seat.user_id for seat in seats}
             transaction.on_commit(broadcasts.broadcast_lobby)

@@ -10,6 +10,7 @@ import logging
 import pytest
 from channels.layers import InMemoryChannelLayer
 
+from games import rules
 from games.models import broadcasts, group_name, user_group
 from games.tests.review_helpers import started_game
 
@@ -107,3 +108,22 @@ def test_the_embedded_layer_delivers_each_group_without_a_hop(monkeypatch, hops)
     broadcasts.send_to_groups([("user-1", {"type": "user.updated"}), ("lobby", {"type": "x"})])
 
     assert sent == ["user-1", "lobby"] and layer.sent == [] and hops == []
+
+
+def test_a_play_that_leaves_the_turn_with_its_player_tells_no_header(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    # "Your turn" follows a seat's deadline: the mover is still awaited after a play.
+    layer = Recording()
+    monkeypatch.setattr(broadcasts, "get_channel_layer", lambda: layer)
+    game = started_game([alice, bob])
+    mover = game.state().current
+    banked = next(m for m in rules.legal_moves(game.state(), mover) if m.kind == "bank")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game.play(mover, banked)
+
+    assert mover in {seat for seat, *_ in rules.awaiting(game.state())}  # two plays left
+    assert layer.sent == [
+        (group_name(game.code), {"type": "game.updated", "version": game.version})
+    ]
