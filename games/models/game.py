@@ -15,7 +15,6 @@ from accounts.stats import record_result
 from config.links import link
 from config.statements import insert, joined, save_fields
 from games import rules
-from games.models.broadcasts import group_name
 from games.models.notification import Notification
 from games.models.signals import game_ending, move_committed
 from games.rules.state import RESPOND
@@ -642,7 +641,7 @@ class Game(models.Model):
 
         And the pages of `users` (user ids) that their turns or notifications changed.
         """
-        game = (group_name(self.code), {"type": "game.updated", "version": self.version})
+        game = (broadcasts.group_name(self.code), {"type": "game.updated", "version": self.version})
         broadcasts.send_to_groups([game, *broadcasts.user_updates(users)])
 
     # --- after the game ------------------------------------------------------------------------
