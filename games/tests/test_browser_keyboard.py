@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import open_live_table, open_page, screenshot
+from conftest import COUNT_BOARDS, open_live_table, open_page, screenshot
 from games import rules
 from games.models import Game, Seat
 from games.play import bots
@@ -84,6 +84,9 @@ def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
     green = card_in(state, "alice", "hand", "green")
     page, errors = open_live_table(browser, live_asgi_server, alice, game)
     page.wait_for_selector("#announcer", state="attached")
+    # The socket's first message redraws the hand: a key press before it may go to a card
+    # about to be replaced (the first move failed so, once in a loaded full run).
+    page.wait_for_function("() => window.wholeBoards > 0", timeout=30_000)
     start = game.version
 
     # The first card of the hand: its menu opens with Enter, the arrows move in it.
@@ -432,7 +435,8 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
     """From the home page to the end screen with key presses only: no click, no fill."""
     SHOTS.mkdir(exist_ok=True)
     monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)  # the computer answers in the test process
-    page, errors = open_page(browser, live_asgi_server, alice, "/")
+    # Counting the socket's whole boards on every page of the context (open_live_table's wait).
+    page, errors = open_page(browser, live_asgi_server, alice, "/", init_script=COUNT_BOARDS)
 
     # Play the computer: the Random level, two players, from the keyboard.
     tab_to(page, "#play-computer input[name=level]")
