@@ -20,7 +20,8 @@ def test_it_refuses_several_processes_without_redis(tmp_path):
 
 def test_it_serves_with_one_process_running_the_worker_inside_and_restarts_it(serve):
     server = serve(1, REDIS_URL=None)
-    _conn, status = server.get()
+    conn, status = server.get()
+    conn.close()
     assert status == 200
     [daphne] = server.pids()
     assert server.workers_inside() == [daphne]
@@ -28,7 +29,8 @@ def test_it_serves_with_one_process_running_the_worker_inside_and_restarts_it(se
 
     os.kill(daphne, signal.SIGKILL)
     wait_until(lambda: server.pids() != [daphne])
-    _conn, status = server.get()
+    conn, status = server.get()
+    conn.close()
 
     assert status == 200
     assert f"daphne 1 (pid {daphne}) exited with code -9; starting it again." in server.output()
@@ -41,7 +43,8 @@ def test_it_serves_with_one_process_running_the_worker_inside_and_restarts_it(se
 
 def test_it_runs_no_worker_inside_when_told_one_runs_elsewhere(serve):
     server = serve(1, "--no-worker", REDIS_URL=None, wait_for_worker=False)
-    _conn, status = server.get()
+    conn, status = server.get()
+    conn.close()
     assert status == 200
     assert server.workers_inside() == [] and server.pids("worker") == []
 
@@ -65,3 +68,49 @@ def test_it_shares_one_port_between_two_processes(serve):
         conn.close()
 
     assert served_by == set(pids)
+
+
+def test_a_process_that_cannot_start_stops_those_started_before_it(monkeypatch, settings):
+    from django.core.management import call_command
+
+    from games.management.commands import serve
+
+    settings.DEBUG = True  # no collectstatic needed
+    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)
+    listeners, started = [], []
+    create_server = serve.socket.create_server
+
+    def listen(*args, **kwargs):
+        listeners.append(create_server(*args, **kwargs))
+        return listeners[-1]
+
+    class Child:
+        pid = 1
+
+        def __init__(self):
+            self.alive = True
+
+        def poll(self):
+            return None if self.alive else 0
+
+        def terminate(self):
+            self.alive = False
+
+        def wait(self, timeout=None):
+            return 0
+
+    def popen(command, **kwargs):
+        if started:
+            raise OSError("cannot start")
+        started.append(Child())
+        return started[-1]
+
+    monkeypatch.setattr(serve.socket, "create_server", listen)
+    monkeypatch.setattr(serve.subprocess, "Popen", popen)
+    # As with Redis: a Daphne process, then the worker, which cannot start.
+    monkeypatch.setattr(serve, "in_memory_layer", lambda: False)
+    with pytest.raises(OSError, match="cannot start"):
+        call_command("serve", "--processes", "1", "--port", "0")
+
+    assert len(started) == 1 and not started[0].alive, "the Daphne started first is stopped"
+    assert listeners[0].fileno() == -1, "the listening socket is closed"

@@ -107,9 +107,10 @@ class Command(BaseCommand):
             )
             + "."
         )
-        for name in commands:
-            start(name)
         try:
+            # Inside the try: a process that cannot start stops those started before it.
+            for name in commands:
+                start(name)
             while not stopping:
                 time.sleep(0.2)
                 for name, child in children.items():
