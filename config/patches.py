@@ -77,7 +77,8 @@ PIECES = (
         "4.3.0",
         "nothing copied: it relies on RedisPubSubChannelLayer's reader task logging Redis's "
         "errors and subscribing again after a reconnect, a cancelled receive forgetting its "
-        "channel, and __getattr__ needing a running loop (games.models.broadcasts.send_to_groups)",
+        "channel, and __getattr__ needing a running loop (games.models.broadcasts.send_to_groups); "
+        "ReaderOutage filters that reader's log (logger channels_redis.pubsub) of a lost Redis",
     ),
     Piece(
         "accounts/users.py",

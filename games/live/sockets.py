@@ -40,6 +40,9 @@ has come back ends the pause ({"type": "socket.layer_up"}: the table catches
 up with the moves it missed). So sockets hear of moves again within a few
 seconds of Redis being back, not at their next periodic check. (A socket's
 own read or check failing, as another layer's would, is told the same way.)
+The log says it once a process: the heartbeat's line when the layer fails
+and when it answers again; the reader's own traceback of a lost Redis, once
+a second, is left out (`ReaderOutage`).
 
 Timers. `after(delay, message)` has the socket dispatch `message` to itself
 later, from its own event loop: what the lobby needs to draw a burst of
@@ -63,13 +66,10 @@ from django.contrib import auth
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
-from redis.exceptions import (
-    ConnectionError as RedisConnectionError,
-    TimeoutError as RedisTimeoutError,
-)
 
 from config.layers import LeanChannelLayer
 from config.mailbox import Mailbox
+from games.models.broadcasts import LAYER_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +80,6 @@ SESSION_ENDED = 4401  # an application's code: the socket's session is over
 # While the channel layer fails: how often a socket tries it again (its check, its read);
 # and how often a process's heartbeat tries the layer (watch_layer).
 LAYER_RETRY_SECONDS = 1.0
-# What a channel layer (or the cache) raises when it has lost its server (Redis away).
-LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeoutError)
 # A channel nobody reads: the heartbeat's first send, before it makes its own channel.
 PROBE = "layer.probe"
 
@@ -135,8 +133,10 @@ def claim_slots(scope, token):
                 release_slots(taken, token)
                 return None
             taken.append(key)
-    except Exception:
-        log.warning("Socket slots not counted: the cache failed", exc_info=True)
+    except Exception as error:
+        log.warning(
+            "Socket slots not counted: the cache failed: %r", error, exc_info=_traced(error)
+        )
     return taken
 
 
@@ -148,8 +148,10 @@ def renew_slots(keys, token):
                 cache.touch(key, slot_seconds())
             else:
                 cache.add(key, token, slot_seconds())
-    except Exception:
-        log.warning("Socket slots not renewed: the cache failed", exc_info=True)
+    except Exception as error:
+        log.warning(
+            "Socket slots not renewed: the cache failed: %r", error, exc_info=_traced(error)
+        )
 
 
 def release_slots(keys, token):
@@ -157,8 +159,10 @@ def release_slots(keys, token):
         for key in keys:
             if cache.get(key) == token:
                 cache.delete(key)
-    except Exception:
-        log.warning("Socket slots not released: the cache failed", exc_info=True)
+    except Exception as error:
+        log.warning(
+            "Socket slots not released: the cache failed: %r", error, exc_info=_traced(error)
+        )
 
 
 CHECK = object()  # in a socket's inbox: time for its check
@@ -180,13 +184,36 @@ async def feed(source, inbox):
     while True:
         try:
             message = await source()
-        except LAYER_ERRORS:
-            log.warning("A socket's channel layer failed; trying it again", exc_info=True)
+        except LAYER_ERRORS as error:
+            log.warning("A socket's channel layer failed; trying it again: %r", error)
             for each in list(_inboxes):
                 each.put_nowait(LAYER_FAILED)
             await asyncio.sleep(LAYER_RETRY_SECONDS)
             continue
         inbox.put_nowait(message)
+
+
+def _traced(error):
+    """Whether a failure's log line carries its traceback: not for a lost Redis (LAYER_ERRORS)."""
+    return not isinstance(error, LAYER_ERRORS)
+
+
+class ReaderOutage(logging.Filter):
+    """Leave out channels-redis's pub/sub reader's traceback of a lost Redis.
+
+    Its reading task logs "Unexpected exception in receive task" with a
+    traceback every second while Redis is away, in every process with
+    sockets; the heartbeat of the process says it once when the layer fails
+    and once when it answers again (watch_layer). Any other exception of the
+    reader is logged as channels-redis logs it.
+    """
+
+    def filter(self, record):
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, LAYER_ERRORS)
+
+
+logging.getLogger("channels_redis.pubsub").addFilter(ReaderOutage())
 
 
 async def watch_layer(layer):
@@ -219,6 +246,8 @@ async def watch_layer(layer):
             except LAYER_ERRORS:
                 came_back = False
             if came_back:
+                if loop in _down:
+                    log.warning("The channel layer answers its heartbeat again")
                 _down.discard(loop)
             else:
                 if loop not in _down:

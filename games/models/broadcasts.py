@@ -11,8 +11,16 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+    TimeoutError as RedisTimeoutError,
+)
 
 log = logging.getLogger(__name__)
+
+# What a channel layer (or the cache) raises when it has lost its server (Redis away):
+# logged in one line each, an outage's many alike need no traceback.
+LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeoutError)
 
 LOBBY_GROUP = "lobby"
 
@@ -60,7 +68,10 @@ async def _send_side_by_side(layer, messages):
     results = await asyncio.gather(*sent, return_exceptions=True)
     for (group, _message), result in zip(messages, results):
         if isinstance(result, Exception):
-            log.error("Broadcasting to %s failed", group, exc_info=result)
+            lost = isinstance(result, LAYER_ERRORS)
+            log.error(
+                "Broadcasting to %s failed: %r", group, result, exc_info=None if lost else result
+            )
 
 
 def user_updates(user_ids):

@@ -80,6 +80,23 @@ def test_one_group_failing_keeps_none_of_the_others_from_hearing(monkeypatch, ho
     assert layer.sent == [("user-1", update), ("user-3", update)]
     assert "Broadcasting to user-2 failed" in caplog.text
     assert len(hops) == 1
+    # A lost Redis in one line (an outage logs many alike); any other failure with its traceback.
+    [lost] = caplog.records
+    assert lost.exc_info is None and "ConnectionError('Redis went away')" in lost.getMessage()
+
+
+def test_a_failure_other_than_a_lost_redis_is_logged_with_its_traceback(monkeypatch, caplog):
+    class Broken(Recording):
+        async def group_send(self, group, message):
+            raise TypeError("cannot pack this message")
+
+    monkeypatch.setattr(broadcasts, "get_channel_layer", Broken)
+
+    with caplog.at_level(logging.ERROR, logger=broadcasts.log.name):
+        broadcasts.send_to_groups([("user-1", {"type": "user.updated"})])
+
+    [record] = caplog.records
+    assert record.exc_info[0] is TypeError
 
 
 def test_a_layer_that_fails_at_once_turns_no_move_into_an_error(monkeypatch, caplog):

@@ -6,9 +6,11 @@ of its coming back (the outage tests in test_faults.py play it whole).
 """
 
 import asyncio
+import logging
 
 import pytest
 from channels.layers import InMemoryChannelLayer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.mailbox import Mailbox
 from games.live import sockets
@@ -41,7 +43,9 @@ async def until(condition, seconds=2.0):
     raise AssertionError("not within the time")
 
 
-async def test_it_tells_every_socket_when_the_layer_fails_and_marks_it_back(quick, monkeypatch):
+async def test_it_tells_every_socket_when_the_layer_fails_and_marks_it_back(
+    quick, monkeypatch, caplog
+):
     inbox = Mailbox()
     monkeypatch.setattr(sockets, "_inboxes", {inbox})
     layer = Flaky()
@@ -54,6 +58,7 @@ async def test_it_tells_every_socket_when_the_layer_fails_and_marks_it_back(quic
         layer.away = True
         await until(lambda: loop in sockets._down)
         assert await asyncio.wait_for(inbox.get(), 1) is sockets.LAYER_FAILED
+        await until(lambda: inbox.qsize() >= 3)  # beats go on failing, each told
 
         layer.away = False
         await until(lambda: loop not in sockets._down)
@@ -61,6 +66,24 @@ async def test_it_tells_every_socket_when_the_layer_fails_and_marks_it_back(quic
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
     assert loop not in sockets._down
+    # The operator reads one line when it fails and one when it is back, not one a beat.
+    said = [r.getMessage() for r in caplog.records if r.name == sockets.__name__]
+    assert said == [
+        "The channel layer failed its heartbeat; telling the sockets",
+        "The channel layer answers its heartbeat again",
+    ]
+
+
+def test_the_pub_sub_readers_traceback_of_a_lost_redis_is_left_out_and_no_other(caplog):
+    reader = logging.getLogger("channels_redis.pubsub")  # channels-redis logs it so each second
+    for error in (ConnectionError("Connection lost"), RedisConnectionError("gone"), ValueError()):
+        try:
+            raise error
+        except Exception:
+            reader.exception("Unexpected exception in receive task")
+
+    logged = [r.exc_info[0] for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert logged == [ValueError]
 
 
 async def test_a_beat_that_never_comes_back_counts_as_a_failure(quick, monkeypatch):
