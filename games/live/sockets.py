@@ -114,6 +114,11 @@ def owners(scope):
     return found
 
 
+def _traced(error):
+    """Whether a failure's log line carries its traceback: not for a lost Redis (LAYER_ERRORS)."""
+    return not isinstance(error, LAYER_ERRORS)
+
+
 def claim_slots(scope, token):
     """Take a free slot of each owner of the socket for `token`; return their keys, None if full.
 
@@ -191,11 +196,6 @@ async def feed(source, inbox):
             await asyncio.sleep(LAYER_RETRY_SECONDS)
             continue
         inbox.put_nowait(message)
-
-
-def _traced(error):
-    """Whether a failure's log line carries its traceback: not for a lost Redis (LAYER_ERRORS)."""
-    return not isinstance(error, LAYER_ERRORS)
 
 
 class ReaderOutage(logging.Filter):
