@@ -665,7 +665,8 @@ class Game(models.Model):
                 raise SeatingError(_("Only the players of this game can ask for a rematch."))
             table = game.rematch
             joining = [user]
-            if table is None or table.status == Game.Status.CANCELLED:
+            opened = table is None or table.status == Game.Status.CANCELLED
+            if opened:
                 table = Game.objects.create(
                     host=user,
                     seat_count=game.seat_count,
@@ -678,13 +679,19 @@ class Game(models.Model):
                 )
                 game.rematch = table
                 joining += [seat.user for seat in seats if seat.user.bot_level]
+            seated = {seat.user_id for seat in table.seats.all()} if not opened else set()
             if table.status == Game.Status.OPEN:
+                joining = [player for player in joining if player.pk not in seated]
                 for player in joining:
                     table.join(player)  # the last one to sit down starts the game
-            # The game-over area of every player shows who accepted: draw it again.
-            game.version += 1
-            game.save(update_fields=["rematch", "version"])
-            transaction.on_commit(game.broadcast)
+            else:
+                joining = []
+            # The game-over area of every player shows who accepted: draw it again, but
+            # only when someone did (asking again changes nothing and tells nobody).
+            if opened or joining:
+                game.version += 1
+                game.save(update_fields=["rematch", "version"])
+                transaction.on_commit(game.broadcast)
         table.refresh_from_db()
         self.refresh_from_db()
         return table

@@ -70,6 +70,27 @@ def test_it_tells_each_player_by_a_new_version(finished, alice):
     assert Game.objects.get(pk=finished.pk).version == version + 1
 
 
+def test_asking_again_changes_nothing_and_tells_nobody(
+    finished, alice, bob, django_capture_on_commit_callbacks
+):
+    """Once a player has accepted, or the rematch has started, asking again is not news."""
+    finished.ask_rematch(alice)
+    version = Game.objects.get(pk=finished.pk).version
+
+    def ask(player):
+        with django_capture_on_commit_callbacks() as callbacks:
+            finished.ask_rematch(player)
+        return [c for c in callbacks if getattr(c, "__self__", None) == finished]
+
+    assert ask(alice) == []  # already seated at the open table
+    assert Game.objects.get(pk=finished.pk).version == version
+    assert ask(bob) != []  # bob accepts: the rematch starts, and the finished game tells it
+    assert Game.objects.get(pk=finished.pk).version == version + 1
+    for player in (alice, bob, alice):  # the rematch has started
+        assert ask(player) == []
+    assert Game.objects.get(pk=finished.pk).version == version + 1
+
+
 def test_it_seats_the_computer_players_at_once(alice):
     bot = bot_account("strong", 1)
     game = make_game([alice, bot])
