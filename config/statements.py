@@ -10,7 +10,10 @@ later calls only put the arguments in their places. `models(key, build,
 *args)` does the same for a queryset of model instances (no select_related
 or prefetch: their rows are built by RawQuerySet, the columns left out
 deferred as with only()). The arguments are integers (primary keys), lists
-of them (a list's length is part of the statement: `id IN (%s, %s)`),
+of them (for `IN`: a list's length, rounded up to a power of two, is part of
+the statement, `id IN (%s, %s)`, and a shorter list repeats its last id, so
+that a list as long as a user makes it, their blocked players, compiles a
+few statements and not one per length),
 strings (compared as they are: no LIKE) and aware datetimes (adapted as a
 DateTimeField's); whatever else `build` puts in the query is fixed at the
 first call, so it must depend on nothing but its arguments and `key`.
@@ -129,7 +132,15 @@ def _plan(name, model, fields, related):
     return plan
 
 
+def _padded(ids):
+    """A list `ids` as long as the next power of two, its last id repeated (the same `IN`)."""
+    if not ids:
+        return ids
+    return ids + ids[-1:] * ((1 << (len(ids) - 1).bit_length()) - len(ids))
+
+
 def _statement(key, build, ids, values):
+    ids = [_padded(i) if isinstance(i, list) else i for i in ids]
     shape = (key, values, *(len(i) if isinstance(i, list) else type(i) for i in ids))
     statement = _statements.get(shape)
     if statement is None:

@@ -41,6 +41,25 @@ def test_it_returns_the_rows_the_orm_returns(tables, alice, bob):
         assert statements.values("test games", games_of, user.pk) == list(games_of(user.pk))
 
 
+def test_a_list_as_long_as_a_user_makes_it_compiles_a_few_statements(tables, alice, bob):
+    """Lists of 1 to 300 ids (an exclude, as a reader's blocked players): 10 statements, not 300."""
+    ids = [game.pk for game in tables]
+    built = []
+
+    def others(game_ids):
+        return Seat.objects.exclude(game_id__in=game_ids).order_by("pk").values_list("pk")
+
+    def build(game_ids):
+        built.append(len(game_ids))
+        return others(game_ids)
+
+    for length in range(1, 301):
+        some = (ids[length % 3 :] + list(range(10**6, 10**6 + length)))[:length]
+        rows = statements.values("test long list", build, some)
+        assert rows == list(others(some)) and len(rows) < len(ids) * 2
+    assert built == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+
+
 def test_it_builds_and_compiles_a_statement_once(tables, alice, bob):
     built = []
 
