@@ -22,15 +22,33 @@ RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*", re.IGNO
 # characters), line and paragraph separators, and unassigned or private ones:
 # a name is one line that reads as it looks.
 FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-# Characters that show nothing though their category is a letter's or a mark's: the
-# combining grapheme joiner, the Hangul fillers and the Khmer inherent vowels (Unicode's
-# Default_Ignorable_Code_Point, less the variation selectors that emoji need).
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+# Characters that show nothing though their category is a letter's, a mark's or a
+# symbol's: the combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels
+# (Unicode's Default_Ignorable_Code_Point) and the blank braille pattern.
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800")
+# Variation selectors (Mongolian, VS1-16, VS17-256) choose a form of the character before
+# them and show nothing themselves: "alice" with one reads as "alice". Only the text and
+# emoji selectors may stand, and only after a symbol, where emoji need them (☺︎, ❤️).
+VARIATION_SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+EMOJI_SELECTORS = "\ufe0e\ufe0f"
 
 
-def is_forbidden_character(char):
-    """Whether `char` may not stand in a name or a chat message: it hides or reorders text."""
+def is_forbidden_character(char, before=""):
+    """Whether `char`, after the character `before`, may not stand in a name or a chat
+    message: it hides or reorders text."""
+    if VARIATION_SELECTORS.match(char):
+        return char not in EMOJI_SELECTORS or not unicodedata.category(before or " ").startswith(
+            "S"
+        )
     return char in INVISIBLE or unicodedata.category(char) in FORBIDDEN_CATEGORIES
+
+
+def without_forbidden(text, replacement=""):
+    """Return `text` with each forbidden character made `replacement`."""
+    return "".join(
+        replacement if is_forbidden_character(char, text[i - 1] if i else "") else char
+        for i, char in enumerate(text)
+    )
 
 
 def is_reserved_username(username):
@@ -43,7 +61,7 @@ def is_reserved_display_name(name):
 
 
 def has_forbidden_characters(name):
-    return any(is_forbidden_character(char) for char in name)
+    return without_forbidden(name) != name
 
 
 def normalize_display_name(name):
@@ -53,8 +71,7 @@ def normalize_display_name(name):
 
 def clean_display_name(name):
     """Return `name` normalized with its forbidden characters dropped (for existing names)."""
-    kept = "".join(" " if is_forbidden_character(char) else char for char in name)
-    return normalize_display_name(kept)
+    return normalize_display_name(without_forbidden(name, " "))
 
 
 def validate_display_name(name):

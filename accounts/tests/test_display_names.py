@@ -28,6 +28,12 @@ def save_name(client, user, name):
         "Bob\x00",
         "Bo\u034fb",  # combining grapheme joiner: a mark that shows nothing
         "\u3164",  # Hangul filler: a letter that shows nothing
+        "Bob\u2800",  # the blank braille pattern: a symbol that shows nothing
+        # Variation selectors show nothing after a letter: each reads as "Bob".
+        "Bob\u180b",
+        "Bob\ufe00",
+        "Bob\ufe0f",
+        "Bob\U000e0100",
     ],
 )
 def test_it_refuses_control_and_direction_characters(client, alice, name):
@@ -37,6 +43,14 @@ def test_it_refuses_control_and_direction_characters(client, alice, name):
     assert UNREADABLE in response.text or "Null characters are not allowed." in response.text
     alice.refresh_from_db()
     assert alice.display_name == "Alice Liddell"
+
+
+@pytest.mark.parametrize("name", ["Bob \u2764\ufe0f", "\u263a\ufe0e Bob"])
+def test_it_keeps_the_emoji_selector_after_a_symbol(client, alice, name):
+    save_name(client, alice, name)
+
+    alice.refresh_from_db()
+    assert alice.display_name == name
 
 
 @pytest.mark.parametrize("name", ["bob", "BOB", " Bob "])

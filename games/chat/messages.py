@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.blocks import blocked_ids
-from accounts.names import is_forbidden_character
+from accounts.names import without_forbidden
 from accounts.ratelimit import FAIL_OPEN, Limiter, Rate
 from config import statements
 from games.models import ChatMessage, ChatMute, Game, Report, group_name, group_send
@@ -48,7 +48,7 @@ def clean_text(raw):
     hides or reorders text: the display names' rule (accounts/names.py), by Unicode category.
     """
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
-    return "".join(c for c in text if c == "\n" or not is_forbidden_character(c)).strip()
+    return "\n".join(without_forbidden(line) for line in text.split("\n")).strip()
 
 
 def seat_of(game, user):

@@ -92,6 +92,7 @@ def test_it_hides_the_spectators_chat_from_the_players_until_the_game_ends(
         ("two\r\nlines", "two\nlines"),
         # Invisible or direction-changing though no bidi override: the display names' rule.
         ("a\u061cb\u200bc\ufeffd\u2028e\u00adf\u034fg\u180eh\u3164i", "abcdefghi"),
+        ("a\u180bb\ufe00c\ufe0fd\U000e0100e\u2800f \u2764\ufe0f", "abcdef \u2764\ufe0f"),
     ],
 )
 def test_it_neutralises_hostile_text(client, table_game, alice, hostile, shown):
