@@ -57,9 +57,15 @@ def check_open_tables(user):
 
 
 def computer_games(user):
-    """Return the games in play where `user` sits with a computer player."""
+    """Return the games in play that `user` hosts with a computer player.
+
+    The host is who brought the computer players (play the computer, a table
+    filled with bots, a new game or the rematch asked first): a player who only
+    joined someone's table is not counted, or a host could use up that
+    player's share by filling tables they joined with bots.
+    """
     bots = Seat.objects.filter(game=OuterRef("pk")).exclude(user__bot_level="")
-    return Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user).filter(Exists(bots))
+    return Game.objects.filter(status=Game.Status.ACTIVE, host=user).filter(Exists(bots))
 
 
 def check_computer_games(user):

@@ -180,6 +180,21 @@ def test_it_counts_a_game_against_the_computer_until_it_ends(client, alice):
     assert play_computer(client).status_code == 302
 
 
+def test_a_table_another_host_fills_with_bots_uses_none_of_a_guests_share(client, alice, bob):
+    """Bob hosts tables alice joined, then fills them with bots: alice may still play the computer."""
+    for _ in range(2):
+        table = open_table(bob, seat_count=3)
+        table.join(alice)
+        client.force_login(bob)
+        client.post(reverse("lobby:fill_with_bots", args=[table.code]), {"level": "random"})
+        table.refresh_from_db()
+        assert table.status == Game.Status.ACTIVE
+
+    client.force_login(alice)
+    assert play_computer(client).status_code == 302
+    assert Game.objects.filter(host=alice, status=Game.Status.ACTIVE).count() == 1
+
+
 def test_it_lets_staff_play_as_many_computer_games_as_they_like(client, alice):
     alice.is_staff = True
     alice.save()
