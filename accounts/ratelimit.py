@@ -2,9 +2,10 @@
 
 Who counts here:
 
-- accounts/throttle.py: failed logins, wrong current passwords and password
-  reset requests, per account, username or address (`Limiter.hit`, fixed
-  windows; the throttle's locks are built on these counts);
+- accounts/throttle.py: failed logins, wrong current passwords, password
+  reset requests and sign-ups, per account, username or address
+  (`Limiter.hit`, fixed windows; the throttle's locks are built on these
+  counts);
 - games/chat/messages.py: chat messages per user (`Limiter.take`, a sliding
   window, failing open);
 - games/live/moves.py: moves per socket (`SlidingWindow`, in the socket's own

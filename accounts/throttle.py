@@ -16,6 +16,12 @@ username's current "era", which the reset starts anew. An address locked for
 failures over many usernames stays locked: that lock is the address's. Password reset requests: 3 an hour for one email address (whether an
 account has it or not) and 10 an hour from one address.
 
+Sign-ups: 5 accounts an hour from one address. Every fair share of
+games/play/limits.py (open tables, games against the computer, invitations)
+and the chat's pace is an account's: without this bound, one person could
+make accounts for as many shares as they like (and fill the lobby with
+tables, or keep the worker thinking for computer players).
+
 The counting is accounts/ratelimit.py's (fixed windows); the locks are this
 module's. A cache that fails never turns a login into an error page: while it
 is down the counts are kept in this process only (a warning is logged), which
@@ -41,6 +47,9 @@ PASSWORD_CHECKS_PER_USER = 5
 RESETS_PER_EMAIL = 3
 RESETS_PER_ADDRESS = 10
 RESET_WINDOW = 60 * 60
+
+SIGNUPS_PER_ADDRESS = 5
+SIGNUP_WINDOW = 60 * 60
 
 # The counts, the locks and the eras: in the shared cache, in this process while it fails.
 counts = Limiter("Throttle", when_down=FALLBACK, logger=log)
@@ -149,3 +158,11 @@ def allow_password_reset(email, address):
         per_address = counts.hit(_key("reset-address", address_key(address)), RESET_WINDOW)
         allowed = allowed and per_address <= RESETS_PER_ADDRESS
     return allowed
+
+
+def allow_signup(address):
+    """Count an account about to be made from `address`; return whether it may be."""
+    if not address:
+        return True
+    made = counts.hit(_key("signup-address", address_key(address)), SIGNUP_WINDOW)
+    return made <= SIGNUPS_PER_ADDRESS

@@ -64,9 +64,19 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect(_next_url(request))
 
+    status = 200
     if request.method == "POST":
         form = SignupForm(request.POST)
-        if form.is_valid():
+        if form.is_valid() and not throttle.allow_signup(request.META.get("REMOTE_ADDR")):
+            form.add_error(
+                None,
+                _(
+                    "Too many accounts were made from your network in the last hour. "
+                    "Please try again later."
+                ),
+            )
+            status = 429
+        elif form.is_valid():
             try:
                 # The unique constraints decide between two sign-ups at once.
                 with transaction.atomic():
@@ -80,7 +90,8 @@ def signup(request):
         form = SignupForm()
 
     next_url = request.POST.get("next", request.GET.get("next", ""))
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    context = {"form": form, "next": next_url}
+    return render(request, "accounts/signup.html", context, status=status)
 
 
 class LoginView(auth_views.LoginView):

@@ -221,3 +221,34 @@ def test_it_lets_the_database_decide_between_two_sign_ups_with_one_email(
     assert response.status_code == 200
     assert "Another account already uses this email address." in response.text
     assert not User.objects.filter(username="dora").exists()
+
+
+def _sign_up(client, n, address):
+    client.logout()
+    return client.post(
+        URL, _form(username=f"player{n}", email=f"player{n}@example.com"), REMOTE_ADDR=address
+    )
+
+
+@pytest.mark.django_db
+def test_it_makes_at_most_five_accounts_an_hour_from_one_address(client):
+    for n in range(5):
+        assert _sign_up(client, n, "192.0.2.7").status_code == 302
+
+    refused = _sign_up(client, 5, "192.0.2.7")
+
+    assert refused.status_code == 429
+    assert "Too many accounts were made from your network" in refused.text
+    assert not User.objects.filter(username="player5").exists()
+    assert not get_user(client).is_authenticated
+    assert _sign_up(client, 6, "198.51.100.1").status_code == 302  # another address is not held up
+
+
+@pytest.mark.django_db
+def test_a_form_with_mistakes_uses_none_of_the_addresss_accounts(client):
+    for n in range(6):
+        response = client.post(
+            URL, _form(username=f"p{n}", password2="other"), REMOTE_ADDR="192.0.2.8"
+        )
+        assert response.status_code == 200
+    assert _sign_up(client, 1, "192.0.2.8").status_code == 302
