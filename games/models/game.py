@@ -470,9 +470,10 @@ class Game(models.Model):
             for position, _decision, _share in rules.awaiting(state):
                 move, cause = rules.public_forced_move(state, position), Move.Cause.FORCED
                 if move is None and position in out:
-                    move = rules.forced_move(state, position)
-                    if move is None:
-                        move, cause = rules.default_move(state, position), Move.Cause.ABSENT
+                    # Said "absent" whatever the hand holds: "the only possible answer" would
+                    # tell the table that it holds no Just Say No (docs/rules.md section 10).
+                    move = rules.forced_move(state, position) or rules.default_move(state, position)
+                    cause = Move.Cause.ABSENT
                 elif move is None and state.phase == RESPOND:
                     # An answer forced by the hand waits for its player (a person's standing
                     # answer, a bot's worker), exactly as a real choice would: its speed must

@@ -7,7 +7,8 @@ draw pile instead (both hidden, docs/rules.md section 10). alice plays the same
 action in both, and bob, a scripted player, then accepts it in both. At each
 step, everything alice and a spectator receive (the boards drawn for their
 sockets, their views, the move log with its causes and times, alice's
-notifications) must be the same in the two copies. A player who opted in to
+notifications) must be the same in the two copies, and so when bob is absent
+and his seat answers for him. A player who opted in to
 "accept at once when I hold no Just Say No" is the exception, and the test
 shows that it does tell.
 """
@@ -97,8 +98,10 @@ def received(game, alice, charlie):
     }
 
 
-def play_both(traveller, alice, bob, charlie, seed, state, move):
-    """Play alice's action and bob's scripted acceptance in both copies; return what was sent."""
+def play_both(traveller, alice, bob, charlie, seed, state, move, absent=False):
+    """Play alice's action and bob's scripted acceptance in both copies; return what was sent.
+
+    With `absent`, bob's seat is absent: the game answers for him at once."""
     sent = []
     for holds_jsn in (False, True):
         copy = with_bobs_hand(state, holds_jsn)
@@ -107,7 +110,7 @@ def play_both(traveller, alice, bob, charlie, seed, state, move):
         traveller.move_to(START)  # each copy is played at the same times
         game = Game.objects.create(host=alice, seat_count=2, pace="correspondence", seed=seed)
         Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1)
+        Seat.objects.create(game=game, user=bob, position=1, absent=absent)
         game.start()
         game.snapshot = copy.to_json()
         game.save(update_fields=["snapshot"])
@@ -125,15 +128,16 @@ def play_both(traveller, alice, bob, charlie, seed, state, move):
     return sent
 
 
+@pytest.mark.parametrize("absent", [False, True], ids=["present", "absent"])
 def test_it_sends_the_same_to_everyone_else_whether_or_not_the_target_holds_a_jsn(
-    traveller, alice, bob, charlie
+    traveller, alice, bob, charlie, absent
 ):
     compared = 0
     for seed in SEEDS:
         found = action_against_bob([alice.id, bob.id], seed)
         if found is None:
             continue
-        sent = play_both(traveller, alice, bob, charlie, seed, *found)
+        sent = play_both(traveller, alice, bob, charlie, seed, *found, absent=absent)
         if sent is None:
             continue
         without, holding = sent
