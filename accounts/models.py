@@ -97,7 +97,9 @@ class User(AbstractUser):
         _("always Just Say No to a Deal Breaker"),
         default=False,
         help_text=_(
-            "Answer a Deal Breaker aimed at you with a Just Say No at once, while you hold one."
+            "Answer a Deal Breaker aimed at you with a Just Say No at once, while you hold one. "
+            "Once the other players have seen it, a Deal Breaker you do not answer at once "
+            "tells them that you hold none."
         ),
     )
 
