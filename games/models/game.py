@@ -479,7 +479,7 @@ class Game(models.Model):
                     # answer, a bot's worker), exactly as a real choice would: its speed must
                     # not tell the table what the hand holds (docs/rules.md section 10). A bot
                     # answers through the worker after the same pause and thinking time
-                    # whatever it holds (games.play.bots.ANSWER_SECONDS).
+                    # whatever it holds (games.play.bots.THINKING_SECONDS).
                     user = self._players(seats)[position]
                     if not user.is_bot:
                         standing = seats[position].standing(user)

@@ -38,11 +38,15 @@ PAUSE = timedelta(seconds=1)
 # bot takes up to a second a move). The accounts take turns (due_bot_seats), so none starves.
 BATCH = 20
 ROUND_SECONDS = 2.0
-# A bot's answer to an action (accept, Just Say No, ...) is made this long after it began to
-# think, never sooner: a bot with no Just Say No has nothing to weigh and would answer at
-# once, one holding one searches, and the table must not tell the two apart by the time the
-# answer takes (docs/rules.md section 10). Longer than the strong level's search (TIME_LIMIT).
-ANSWER_SECONDS = search.TIME_LIMIT + 0.1
+# A bot's move is made this long after it began to think, never sooner, wherever the time it
+# thinks could tell the table what it holds (docs/rules.md section 10): every answer to an
+# action (accept, Just Say No, ...), for a bot with no Just Say No has nothing to weigh and
+# would answer at once while one holding one searches; and every move of the strong level,
+# whose search ends at once with one candidate move and runs up to TIME_LIMIT with many, the
+# candidates being its hand's. Longer than the strong level's search (TIME_LIMIT).
+THINKING_SECONDS = search.TIME_LIMIT + 0.1
+# The levels whose every move waits for THINKING_SECONDS (the others decide in microseconds).
+SEARCHING_LEVELS = {"strong"}
 # How long a worker's claim to think for a seat holds at most (claim()).
 CLAIM_SECONDS = 30
 
@@ -217,8 +221,8 @@ def _move(seat, game):
         move = bot_move(state, seat.position, seat.user.bot_level, seed)
         if move is None:
             return False
-        if state.phase == RESPOND:
-            time.sleep(max(0.0, ANSWER_SECONDS - (time.monotonic() - started)))
+        if state.phase == RESPOND or seat.user.bot_level in SEARCHING_LEVELS:
+            time.sleep(max(0.0, THINKING_SECONDS - (time.monotonic() - started)))
         game.play(seat.position, move, version=game.version)
     except StaleBoard:
         return False

@@ -262,7 +262,7 @@ def test_a_computer_players_answer_between_a_persons_view_and_click_refuses_noth
 ):
     from games.play import bots
 
-    monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)
+    monkeypatch.setattr(bots, "THINKING_SECONDS", 0)
     get_user_model().objects.filter(username="dave").update(bot_level="basic")
     state, version = birthday(four, alice)
     traveller.shift(bots.PAUSE)

@@ -434,7 +434,7 @@ def test_it_plays_a_whole_game_against_the_computer_with_the_keyboard_only(
 ):
     """From the home page to the end screen with key presses only: no click, no fill."""
     SHOTS.mkdir(exist_ok=True)
-    monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)  # the computer answers in the test process
+    monkeypatch.setattr(bots, "THINKING_SECONDS", 0)  # the computer answers in the test process
     # Counting the socket's whole boards on every page of the context (open_live_table's wait).
     page, errors = open_page(browser, live_asgi_server, alice, "/", init_script=COUNT_BOARDS)
 

@@ -417,7 +417,7 @@ async def test_it_sends_no_socket_what_its_user_may_not_see_after_any_move(
     from games.play import bots
     from games.play.clocks import enforce_deadlines
 
-    monkeypatch.setattr(bots, "ANSWER_SECONDS", 0)
+    monkeypatch.setattr(bots, "THINKING_SECONDS", 0)
     game = four_seats_with_a_computer
     rng = random.Random(PLAYERS_SEED)
     users = [alice, bob, charlie]

@@ -84,7 +84,33 @@ def test_it_lets_a_bot_answer_through_the_worker_after_its_fixed_time(
     assert bots.play_bot_moves() == 1
 
     assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.PLAYER)]
-    assert len(slept) == 1 and bots.ANSWER_SECONDS - 0.1 < slept[0] <= bots.ANSWER_SECONDS
+    assert len(slept) == 1 and bots.THINKING_SECONDS - 0.1 < slept[0] <= bots.THINKING_SECONDS
+
+
+@pytest.mark.parametrize("level, waits", [("strong", True), ("basic", False)])
+def test_a_searching_bot_takes_its_fixed_time_over_each_move_of_its_turn(
+    traveller, alice, monkeypatch, level, waits
+):
+    # The strong level's search ends at once with one candidate move and runs on with many:
+    # without the fixed time, how long it takes over its turn would tell how its hand plays.
+    slept = []
+    monkeypatch.setattr(bots.time, "sleep", slept.append)
+    # A decision made at once, as the search makes it when one move is a candidate.
+    monkeypatch.setattr(bots, "bot_move", lambda state, position, level, seed: rules.Move.end())
+    bot = bots.bot_account(level, 1)
+    game = make_game([alice, bot])
+    if state_of(game).current == 0:
+        game.play(0, rules.Move.end())
+    assert state_of(game).current == 1 and state_of(game).phase == "play"
+    traveller.shift(bots.PAUSE)
+
+    assert bots.play_bot_moves() == 1
+
+    assert state_of(game).current == 0, "the bot ended its turn"
+    if waits:
+        assert len(slept) == 1 and bots.THINKING_SECONDS - 0.1 < slept[0] <= bots.THINKING_SECONDS
+    else:
+        assert slept == []
 
 
 def test_it_accepts_at_once_for_a_player_who_chose_it(game, bob):
