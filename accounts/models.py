@@ -327,10 +327,6 @@ class VacationQuerySet(models.QuerySet):
         """Return {user id: end} of these vacations of the users `user_ids`."""
         return dict(self.filter(user_id__in=user_ids).values_list("user_id", "ends_at"))
 
-    def days_in(self, year):
-        """Return the days of vacation counted against the calendar year `year`."""
-        return self.filter(year=year).aggregate(days=models.Sum("days"))["days"] or 0
-
 
 class Vacation(models.Model):
     """Whole days off correspondence games: their clocks stop and they wait (games/play/vacation.py).

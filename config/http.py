@@ -43,9 +43,6 @@ class PooledASGIHandler(ASGIHandler):
         # The synchronous chain, as under WSGI: the request runs in one thread from end to end.
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
-
     async def handle(self, scope, receive, send):
         """Serve one request as Django's ASGIHandler.handle (6.1) does, in one hop to the lane.
 

@@ -61,9 +61,6 @@ class GameQuerySet(models.QuerySet):
     def open(self):
         return self.filter(status=Game.Status.OPEN)
 
-    def for_user(self, user):
-        return self.filter(seats__user=user)
-
     def listed(self):
         """Return the open tables shown in the lobby (private ones are reached by invitation)."""
         return self.open().filter(private=False)
@@ -158,10 +155,6 @@ class Game(models.Model):
             if seat.user_id == user.id:
                 return seat.position
         return None
-
-    @property
-    def is_full(self):
-        return self.seats.count() >= self.seat_count
 
     def join(self, user):
         """Seat `user` at the first free place; start the game when that fills the table.

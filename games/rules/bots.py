@@ -4,7 +4,7 @@ import random
 
 from .basic import basic_move
 from .determinize import determinize
-from .engine import apply, awaiting, choices, default_move, legal_moves
+from .engine import apply, awaiting, choices, legal_moves
 from .moves import Move
 from .observe import view_for
 from .search import strong_move
@@ -82,16 +82,6 @@ def play_random_game(state, rng, on_move=None):
         decisions += 1
         if on_move is not None:
             on_move(state, seat, move, events)
-    return decisions
-
-
-def play_default_game(state):
-    """Play `state` to its end with every player making the default move."""
-    decisions = 0
-    while state.phase != OVER:
-        seat = awaiting(state)[0][0]
-        apply(state, seat, default_move(state, seat))
-        decisions += 1
     return decisions
 
 

@@ -6,9 +6,8 @@ from django.utils import timezone
 
 from accounts.models import Rating
 from games import rules
-from games.management.commands import worker
 from games.models import Game, Move, Seat
-from games.play import bots
+from games.play import bots, worker
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.play.worker import INTERVAL, JOBS, in_memory_layer, run_round
-
-__all__ = ["JOBS", "Command"]
+from games.play.worker import INTERVAL, in_memory_layer, run_round
 
 IN_MEMORY_REFUSAL = (
     "With the in-memory channel layer (no REDIS_URL) only the web server's own process "
