@@ -46,7 +46,7 @@ def pytest_configure(config):
 
     number = int(worker[2:])
     layer, cache = redis_database(url, 2 + 2 * number), redis_database(url, 3 + 2 * number)
-    # The servers the tests start inherit them (games.tools.load.server_env).
+    # The servers the tests start inherit them (games.tests.running_site.server_env).
     os.environ["REDIS_URL"], os.environ["REDIS_CACHE_URL"] = layer, cache
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = layer
     settings.CACHES["default"]["LOCATION"] = cache

@@ -13,7 +13,7 @@ Bounds. Every socket holds a slot of its user (SOCKETS_PER_USER, 12 by
 default) and of its client's address (SOCKETS_PER_ADDRESS, 100; 0 lifts
 either bound). Slots live in the cache, which every server process shares
 (Redis in production), as keys that expire: a process that dies without a
-goodbye frees its sockets' slots within SLOT_SECONDS, and each check of a
+goodbye frees its sockets' slots within slot_seconds(), and each check of a
 living socket renews them. A socket over a bound is accepted and closed at
 once with SOCKETS_FULL, which the htmx ws extension answers by trying again
 after a growing delay; the page works without its socket.

@@ -1,6 +1,6 @@
 """Emails about correspondence games: your move, a reminder, and the daily digest.
 
-The worker sends them (games/management/commands/worker.py), never the move
+The worker sends them (games/play/worker.py, JOBS), never the move
 path: a slow or failing mail server must not hold up a move or a game lock.
 Each email is claimed with a conditional UPDATE before it is sent, so that
 two workers never send the same one. A claimed email that fails to send is
