@@ -286,6 +286,9 @@ LOBBY_TABLES_PER_HOST = envint("LOBBY_TABLES_PER_HOST", 3)
 # a while, so that it cannot crowd the others out. Staff are exempt; 0: no bound.
 OPEN_TABLES_PER_USER = envint("OPEN_TABLES_PER_USER", 5)  # hosted, not started
 COMPUTER_GAMES_PER_USER = envint("COMPUTER_GAMES_PER_USER", 3)  # in play, with computer players
+# Tables with people it sits at, open or in play, of each pace (games/play/limits.py).
+LIVE_GAMES_PER_USER = envint("LIVE_GAMES_PER_USER", 5)
+CORRESPONDENCE_GAMES_PER_USER = envint("CORRESPONDENCE_GAMES_PER_USER", 50)
 INVITATIONS_PER_HOUR = envint("INVITATIONS_PER_HOUR", 20)
 INVITATIONS_PER_INVITEE_PER_DAY = envint("INVITATIONS_PER_INVITEE_PER_DAY", 5)
 

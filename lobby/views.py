@@ -101,7 +101,13 @@ def quick_game(request):
         if kept_from_table(request.user, game):
             continue
         try:
-            game.join(request.user)
+            with transaction.atomic():
+                limits.lock_account(request.user)
+                limits.check_seats(request.user, game.pace)
+                game.join(request.user)
+        except limits.LimitReached as e:
+            messages.error(request, str(e))
+            return redirect("lobby:home")
         except SeatingError:
             continue  # it filled, started or closed since the query: the next one
         return _show(request, game)
@@ -194,7 +200,11 @@ def join(request, code):
         # Someone at the table has blocked this user, who is not told so (accounts/blocks.py).
         return _refuse(request, game, _("You can't join this table."))
     try:
-        game.join(request.user)
+        with transaction.atomic():
+            if not game.seats.filter(user=request.user).exists():
+                limits.lock_account(request.user)
+                limits.check_seats(request.user, game.pace)
+            game.join(request.user)
     except SeatingError as e:
         return _refuse(request, game, str(e))
     return _show(request, game)
@@ -368,12 +378,13 @@ def create_table(host, fields, bot_level=None):
 
     Bots fill the table, so it starts (Game.join). All or nothing: a failure
     leaves no table behind. Raise limits.LimitReached when the host already
-    holds its share of open tables (or, with bots, of games against them).
+    holds its share of open tables and seats (or, with bots, of games against them).
     """
     with transaction.atomic():
         limits.lock_account(host)
         if bot_level is None:
             limits.check_open_tables(host)
+            limits.check_seats(host, fields.get("pace", Game.Pace.LIVE))
         else:
             limits.check_computer_games(host)
         game = Game.objects.create(host=host, **fields)

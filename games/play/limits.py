@@ -1,7 +1,9 @@
 """Fair shares: how much one account may hold or send, so that it cannot crowd out the others.
 
-Open tables it hosts, games in play against computer players (the worker
-thinks for their bots), and invitations (each one a notification to
+Open tables it hosts, the tables with people it sits at (each one a game
+that waits for its moves: someone who joined every table and walked away
+would hold all of them up for three timeouts each), games in play against
+computer players (the worker thinks for their bots), and invitations (each one a notification to
 someone else). The bounds are settings (0: no bound); staff are exempt. A
 check that refuses raises LimitReached, a SeatingError, whose message says
 what was reached and what to do. The checks count rows in the database;
@@ -54,6 +56,45 @@ def check_open_tables(user):
             )
             % {"count": limit}
         )
+
+
+def seated_games(user, pace):
+    """Return the tables of `pace` with no computer player, open or in play, where `user`
+    sits and is still playing (neither resigned nor absent)."""
+    bots = Seat.objects.filter(game=OuterRef("pk")).exclude(user__bot_level="")
+    return Game.objects.filter(
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+        pace=pace,
+        seats__user=user,
+        seats__absent=False,
+    ).exclude(Exists(bots))
+
+
+def check_seats(user, pace):
+    """Refuse a seat at one more table of `pace` once `user` sits at its share of them."""
+    live = pace == Game.Pace.LIVE
+    limit = _bound("LIVE_GAMES_PER_USER" if live else "CORRESPONDENCE_GAMES_PER_USER", user)
+    if limit is None:
+        return
+    if seated_games(user, pace).count() < limit:
+        return
+    if live:
+        message = ngettext(
+            "You already sit at %(count)d live table, the most one player may at once. "
+            "Finish that game before you sit down at another.",
+            "You already sit at %(count)d live tables, the most one player may at once. "
+            "Finish one of those games before you sit down at another.",
+            limit,
+        )
+    else:
+        message = ngettext(
+            "You already sit at %(count)d correspondence table, the most one player may at "
+            "once. Finish that game before you sit down at another.",
+            "You already sit at %(count)d correspondence tables, the most one player may at "
+            "once. Finish one of those games before you sit down at another.",
+            limit,
+        )
+    raise LimitReached(message % {"count": limit})
 
 
 def computer_games(user):

@@ -22,6 +22,8 @@ TABLE |= {"reserve_days": "3", "bot_level": "basic"}
 def small_limits(settings):
     settings.OPEN_TABLES_PER_USER = 2
     settings.COMPUTER_GAMES_PER_USER = 2
+    settings.LIVE_GAMES_PER_USER = 3
+    settings.CORRESPONDENCE_GAMES_PER_USER = 3
     settings.INVITATIONS_PER_HOUR = 3
     settings.INVITATIONS_PER_INVITEE_PER_DAY = 2
 
@@ -98,6 +100,60 @@ def test_it_has_no_bound_when_the_setting_is_zero(client, alice, settings):
 
     for _ in range(3):
         assert client.post(reverse("lobby:create"), TABLE).status_code == 302
+
+
+# --- seats at tables with people ----------------------------------------------------------------
+
+
+def join(client, game):
+    return client.post(reverse("lobby:join", args=[game.code]), follow=True)
+
+
+def test_it_refuses_a_seat_at_a_fourth_live_table_saying_why(client, alice, bob):
+    open_table(bob, alice)  # waiting for a third player
+    open_table(bob, alice, seat_count=2).start()  # in play
+    open_table(alice)  # her own, waiting
+    another = open_table(bob)
+    client.force_login(alice)
+
+    response = join(client, another)
+
+    assert "You already sit at 3 live tables, the most one player may at once" in response.text
+    assert not another.seats.filter(user=alice).exists()
+    assert "You already sit at 3 live tables" in (
+        client.post(reverse("lobby:quick_game"), follow=True).text
+    )
+    assert not another.seats.filter(user=alice).exists()
+    assert "You already sit at 3 live tables" in (
+        client.post(reverse("lobby:create"), TABLE, follow=True).text
+    )
+    assert Game.objects.filter(host=alice).count() == 1
+
+
+def test_it_counts_only_the_tables_a_player_still_plays_at(client, alice, bob, charlie):
+    mine = open_table(bob, alice)
+    gone = open_table(bob, alice, seat_count=2).start()
+    gone.seats.filter(user=alice).update(absent=True)  # after three timeouts, or resigned
+    finished = open_table(bob, alice, seat_count=2).start()
+    finished.play(finished.seat_of(alice), rules.Move.resign())  # two seats: the game ends
+    bots_table = open_table(charlie, alice)
+    client.force_login(charlie)
+    client.post(reverse("lobby:fill_with_bots", args=[bots_table.code]), {"level": "random"})
+    open_table(bob, alice, pace="correspondence")
+    open_table(bob, alice, pace="correspondence")
+    open_table(bob, alice, pace="correspondence")  # the other pace has a share of its own
+    another = open_table(bob)
+    client.force_login(alice)
+
+    assert join(client, mine).status_code == 200  # sitting there already: nothing to count
+    assert another.seats.filter(user=alice).exists() is False
+    join(client, another)
+    join(client, open_table(bob))
+
+    assert another.seats.filter(user=alice).exists()
+    assert "You already sit at 3 live tables" in join(client, open_table(bob)).text
+    late = open_table(bob, pace="correspondence")
+    assert "You already sit at 3 correspondence tables" in join(client, late).text
 
 
 # --- games against computer players -------------------------------------------------------------
