@@ -67,6 +67,7 @@ from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
 
+from accounts.throttle import address_key
 from config.layers import LeanChannelLayer
 from config.mailbox import Mailbox
 from games.models.broadcasts import LAYER_ERRORS
@@ -95,9 +96,11 @@ def slot_seconds():
 
 
 def socket_address(scope):
-    """Return the client's address: behind proxies, the trusted entry (config/proxy.py)."""
+    """Return the client's address as the bounds count it: behind proxies, the trusted entry
+    (config/proxy.py); an IPv6 address as its /64 network, which one client usually holds
+    whole (as the login throttle counts it, accounts/throttle.py)."""
     client = scope.get("client")
-    return client[0] if client else None
+    return address_key(client[0]) if client else None
 
 
 def owners(scope):

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
 from config.asgi import application
-from games.live.sockets import SOCKETS_FULL, claim_slots, slot_seconds
+from games.live.sockets import SOCKETS_FULL, claim_slots, owners, slot_seconds
 from lobby.tests.test_consumer import logged_in, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -101,6 +101,16 @@ async def test_it_bounds_the_sockets_of_one_address_across_users(alice, bob, cha
     finally:
         for socket in opened:
             await socket.disconnect()
+
+
+def test_it_counts_an_ipv6_network_as_one_address():
+    def counted(address):
+        return owners({"client": [address, 50000]})
+
+    one = counted("2001:db8:1:2::7")
+    assert one == counted("2001:db8:1:2:ffff::1")  # another address of the same /64
+    assert one != counted("2001:db8:1:3::7")
+    assert counted("::ffff:198.51.100.1") == counted("198.51.100.1")
 
 
 def test_it_forgets_the_slots_of_a_process_that_died(alice, settings):
