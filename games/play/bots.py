@@ -43,8 +43,9 @@ ROUND_SECONDS = 2.0
 # action (accept, Just Say No, ...), for a bot with no Just Say No has nothing to weigh and
 # would answer at once while one holding one searches; and every move of the strong level,
 # whose search ends at once with one candidate move and runs up to TIME_LIMIT with many, the
-# candidates being its hand's. Longer than the strong level's search (TIME_LIMIT).
-THINKING_SECONDS = search.TIME_LIMIT + 0.1
+# candidates being its hand's. Longer than the strong level's search (TIME_LIMIT) and the
+# 0.2 s it may overshoot it on a busy machine (docs/computer-players.md).
+THINKING_SECONDS = search.TIME_LIMIT + 0.3
 # The levels whose every move waits for THINKING_SECONDS (the others decide in microseconds).
 SEARCHING_LEVELS = {"strong"}
 # How long a worker's claim to think for a seat holds at most (claim()).
