@@ -17,7 +17,7 @@ from config.statements import insert, joined, save_fields
 from games import rules
 from games.models.notification import Notification
 from games.models.signals import game_ending, move_committed
-from games.rules.state import RESPOND
+from games.rules.state import PLAY, RESPOND
 
 CODE_ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"
 
@@ -41,6 +41,10 @@ def new_seed():
 
 # Timeouts in a row after which a player is marked absent and their seat played by defaults.
 ABSENT_AFTER = 3
+# A turn's play taken up again after the others answered one of its actions has what was left
+# of its clock, and at least this share of a period (so that an answer that came late does
+# not leave no time at all): held by Game._set_deadlines.
+PAUSED_AT_LEAST = 0.1
 
 
 class StaleBoard(Exception):
@@ -545,13 +549,16 @@ class Game(models.Model):
         return players
 
     def _set_deadlines(self, state, seats, now, before):
-        """Give each newly awaited seat a fresh deadline; return their positions.
+        """Give each newly awaited seat a deadline; return their positions.
 
         A seat keeps its deadline while the same decision waits for it (moves
         within one turn do not reset the clock); a decision that ends after
-        its deadline spends the overrun from the seat's reserve. In a
-        correspondence game, a decision that arrives while its player is on
-        vacation starts when the vacation ends.
+        its deadline spends the overrun from the seat's reserve. A turn is one
+        decision even when the others answer one of its actions in between:
+        its clock is held while they do (Seat.paused_left) and goes on with the
+        time that was left when the turn's play resumes, never a fresh period
+        (a tenth of a period at least, PAUSED_AT_LEAST). In a correspondence game, a decision that
+        arrives while its player is on vacation starts when the vacation ends.
         """
         waiting = _decisions(state)
         fresh = []
@@ -560,12 +567,26 @@ class Game(models.Model):
             if mine and seat.deadline is not None and mine & before.get(seat.position, set()):
                 continue
             if seat.deadline is not None:
+                if (state.turns, PLAY) in {key[:2] for key in before.get(seat.position, ())} and (
+                    state.current == seat.position and state.phase == RESPOND
+                ):
+                    # The turn's play waits for the others' answers: hold its clock.
+                    seat.paused_turn = state.turns
+                    seat.paused_left = max(seat.deadline - now, timedelta(0))
                 seat.stop_clock(now)
             if mine:
                 fresh.append(seat)
         back = self._back_from_vacation([seat.user_id for seat in fresh], now)
         for seat in fresh:
-            seat.start_clock(back.get(seat.user_id, now), self.decision_time)
+            period = self.decision_time
+            if seat.paused_turn is not None and seat.paused_turn != state.turns:
+                seat.paused_turn = seat.paused_left = None  # a turn that ended meanwhile
+            elif seat.paused_turn is not None and (state.turns, PLAY) in {
+                key[:2] for key in waiting[seat.position]
+            }:
+                period = max(seat.paused_left, period * PAUSED_AT_LEAST)
+                seat.paused_turn = seat.paused_left = None
+            seat.start_clock(back.get(seat.user_id, now), period)
         deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
         self.turn_deadline = min(deadlines, default=None)
         return [seat.position for seat in fresh]
@@ -748,6 +769,10 @@ class Seat(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)  # the game's, once finished: lists
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     absent = models.BooleanField(default=False)
+    # The turn clock held while the others answer an action of this seat's turn: the
+    # turn (engine's count) and the time that was left, taken up again when its play resumes.
+    paused_turn = models.PositiveIntegerField(null=True, blank=True)
+    paused_left = models.DurationField(null=True, blank=True)
     # Emails: the last time the player opened the table, and what they were told.
     seen_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
@@ -769,6 +794,8 @@ class Seat(models.Model):
         "result",
         "ended_at",
         "reminded",
+        "paused_turn",
+        "paused_left",
     ]
 
     class Meta:

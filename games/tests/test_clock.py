@@ -80,6 +80,53 @@ def test_it_keeps_the_clock_running_through_the_moves_of_one_turn(traveller, slo
     assert seat(slow, turn).deadline == START + 3 * DAY, "a play within the turn is no new decision"
 
 
+def debt_collector_turn(traveller, game, waited):
+    """alice, 3 Debt Collectors in hand, plays one at bob after `waited`; bob pays a day later."""
+    state = set_position(
+        game,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: debt_collector debt_collector debt_collector 1M
+        bob bank: 5M 5M 4M 4M 3M 3M
+        """,
+    )
+    game.seats.update(awaited_since=None, deadline=None, timeout_at=None)
+    game.seats.filter(position=0).update(
+        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
+    )
+    game.refresh_from_db()
+    traveller.shift(waited)
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    assert seat(game, 0).deadline is None, "her clock is held while bob answers"
+    traveller.shift(DAY)
+    answering = state_of(game)
+    game.play(1, rules.default_move(answering, 1))  # by hand: a move of his own
+    assert state_of(game).phase == "play" and current(game) == 0
+
+
+def test_a_turn_goes_on_with_the_time_it_had_left_after_the_others_answer(traveller, slow):
+    debt_collector_turn(traveller, slow, DAY)
+
+    alice = seat(slow, 0)
+    now = START + 2 * DAY
+    assert alice.deadline == now + 2 * DAY, "two days were left, not a fresh three"
+    assert alice.reserve == 3 * DAY, "bob's day of answering cost her nothing"
+    assert (alice.paused_turn, alice.paused_left) == (None, None)
+    slow.play(0, rules.Move.end())
+    traveller.shift(DAY)
+    slow.play(1, rules.Move.end())
+    assert seat(slow, 0).deadline == now + DAY + 3 * DAY, "her next turn: a fresh period"
+
+
+def test_a_turn_resumed_near_its_end_gets_a_tenth_of_a_period(traveller, slow):
+    debt_collector_turn(traveller, slow, 3 * DAY - timedelta(minutes=1))
+
+    now = START + 4 * DAY - timedelta(minutes=1)
+    assert seat(slow, 0).deadline == now + 3 * DAY / 10
+    assert seat(slow, 0).reserve == 3 * DAY
+
+
 def test_it_starts_a_fresh_clock_for_the_next_decision(traveller, slow):
     turn = current(slow)
     traveller.shift(DAY)
