@@ -32,8 +32,11 @@ RATE_SECONDS = 10
 _rate = Limiter("Chat", when_down=FAIL_OPEN)
 # Reports one reader may file in 24 hours.
 REPORTS_A_DAY = 20
-# The newest messages a table shows of each room (the review shows them all).
+# The newest messages a table, or a review at one of its moves, shows of each room.
 SHOWN = 100
+# How long after its end a game's chat still takes messages ("well played"): a finished
+# game's page is open to anyone, and its review shows its chat for good.
+OPEN_AFTER_END = timedelta(hours=1)
 
 
 class ChatError(Exception):
@@ -53,6 +56,13 @@ def clean_text(raw):
 
 def seat_of(game, user):
     return game.seats.filter(user_id=user.pk).values_list("position", flat=True).first()
+
+
+def closed(game):
+    """Whether the chat of `game`, over for longer than OPEN_AFTER_END, takes no more messages."""
+    return game.status == Game.Status.FINISHED and (
+        game.ended_at is None or timezone.now() - game.ended_at > OPEN_AFTER_END
+    )
 
 
 def writing_room(game, user, seat):
@@ -89,6 +99,8 @@ def post(game, user, seat, text="", phrase="", room=""):
     """
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         raise ChatError(gettext("This game has no chat."))
+    if closed(game):
+        raise ChatError(gettext("This game's chat closed an hour after the game ended."))
     mine = writing_room(game, user, seat)
     if room and room != mine:
         if seat is None:

@@ -22,6 +22,7 @@ def chat_context(game, user, seat, **extra):
         "off_always": bool(getattr(user, "chat_off", False)),
         "rooms": [{"name": room, "messages": found[room]} for room in rooms],
         "writes_in": chat.writing_room(game, user, seat),
+        "closed": chat.closed(game),
         "phrases": [(key, str(label)) for key, label in chat.PHRASES.items()],
         "viewer": user.pk,
         # The viewer has the table open: their socket is about to say so.
@@ -68,9 +69,9 @@ def _seen_at(game_id):
 
 
 def review_chat(game, user, upto_move):
-    """Return both rooms' messages written up to move `upto_move` of a finished game."""
+    """Return both rooms' newest messages written up to move `upto_move` of a finished game."""
     rooms = chat.readable_rooms(game, None)
-    found = chat.messages_for(game, user, rooms, upto_move=upto_move, newest=None)
+    found = chat.messages_for(game, user, rooms, upto_move=upto_move, newest=chat.SHOWN)
     return {"rooms": [{"name": room, "messages": found[room]} for room in rooms], "viewer": user.pk}
 
 

@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.blocks import block
-from games.chat.messages import ChatMessage, Report
+from games import rules
+from games.chat.messages import SHOWN, ChatMessage, Report
 from games.models import Game
 from games.play.bots import fill_with_bots
 from games.tests.review_helpers import stored_game
@@ -263,6 +264,37 @@ def test_it_shows_both_chats_in_the_review_stepping_with_the_moves(client, alice
 
     assert "glhf" in at_deal and "what a deal" not in at_deal
     assert "glhf" in later and "what a deal" in later
+
+
+def test_it_closes_a_games_chat_an_hour_after_the_game_ends(
+    client, traveller, table_game, alice, charlie
+):
+    table_game.play(1, rules.Move.resign())
+    client.force_login(charlie)
+    post(client, table_game, text="well played", room="spectators")
+    assert ChatMessage.objects.count() == 1
+    traveller.shift(timedelta(minutes=61))
+
+    response = post(client, table_game, text="and again", room="spectators")
+
+    assert "chat closed an hour after the game ended" in response.text
+    assert ChatMessage.objects.count() == 1
+    client.force_login(alice)
+    page = table(client, table_game)
+    assert "well played" in page and 'id="chat-form"' not in page
+
+
+def test_a_review_shows_the_newest_messages_of_each_room(client, alice, bob):
+    game = stored_game([alice, bob], seed=7)
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, user=alice, room="players", text=f"line {n}.", after_move=0)
+        for n in range(SHOWN + 5)
+    )
+    client.force_login(bob)
+
+    review = client.get(reverse("games:review", args=[game.code]) + "?move=0").text
+
+    assert f"line {SHOWN + 4}." in review and "line 5." in review and "line 4." not in review
 
 
 def test_it_shows_when_each_player_of_a_correspondence_game_was_last_seen(
