@@ -1,8 +1,10 @@
 """Blocking: a user hides another user's chat and keeps them away from their tables.
 
-The blocked user is never told: they see no chat change of their own, and a
-table they may not join or a player they may not invite says only that
-("You can't join this table"), as a full table would.
+The blocked user is not told who blocked them: they see no chat change of
+their own; inviting the blocker looks as any invitation does (it is stored,
+and listed on the table, but the blocker is not notified and does not see
+it); and a table they may not join says only "You can't join this table",
+which tells them that someone seated there blocked them, not who.
 """
 
 from django.conf import settings

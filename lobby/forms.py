@@ -209,8 +209,8 @@ class InviteForm(forms.Form):
             raise forms.ValidationError(
                 _("%(name)s already has a seat at this table."), params={"name": invitee.name}
             )
-        if has_blocked(invitee, self.game.host):
-            # The host is not told that they are blocked (accounts/blocks.py).
-            raise forms.ValidationError(_("You can't invite this player."))
+        # A player who blocked the host is invited as anyone is, but never told: a refusal
+        # would tell the host who has blocked them (accounts/blocks.py).
+        self.unheard = has_blocked(invitee, self.game.host)
         self.invitee = invitee
         return username

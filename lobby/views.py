@@ -297,7 +297,7 @@ def invite(request, code):
                 _invitation, created = Invitation.objects.get_or_create(
                     game=game, user=invitee, defaults={"invited_by": request.user}
                 )
-                if created:
+                if created and not form.unheard:
                     Notification.objects.create(
                         user=invitee, game=game, kind=Notification.Kind.INVITED, actor=request.user
                     )
@@ -569,6 +569,8 @@ def my_tables(user, others=()):
 
 def _invitations(user_id):
     invitations = Invitation.objects.filter(user_id=user_id, game__status=Game.Status.OPEN)
+    # Not those of a host the user has blocked (lobby.forms.InviteForm: never told).
+    invitations = invitations.exclude(invited_by__blocks_received__blocker_id=user_id)
     return invitations.order_by("-created_at")
 
 

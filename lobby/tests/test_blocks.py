@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.blocks import Block, block
-from games.models import Invitation
+from games.models import Invitation, Notification
 from lobby.tests.conftest import open_table
 
 pytestmark = pytest.mark.django_db
@@ -52,16 +52,27 @@ def test_it_lets_others_join_the_blockers_table(client, alice, bob, charlie):
     assert table.seat_of(bob) == 1
 
 
-def test_it_keeps_a_blocked_user_from_inviting_the_blocker(client, alice, charlie):
+def test_an_invitation_to_the_blocker_reads_as_any_other_and_reaches_nobody(
+    client, alice, bob, charlie
+):
     table = open_table(charlie, private=True)
     block(alice, charlie)
     client.force_login(charlie)
 
-    response = client.post(reverse("lobby:invite", args=[table.code]), {"username": "alice"})
+    to_alice = client.post(
+        reverse("lobby:invite", args=[table.code]), {"username": "alice"}, follow=True
+    ).text
+    to_bob = client.post(
+        reverse("lobby:invite", args=[table.code]), {"username": "bob"}, follow=True
+    ).text
 
-    assert not Invitation.objects.exists()
-    assert "You can&#x27;t invite this player." in response.text
-    assert "block" not in response.text.lower()
+    assert f"{alice.name} is invited" in to_alice and f"{bob.name} is invited" in to_bob
+    assert "block" not in to_alice.lower()
+    assert Invitation.objects.filter(game=table).count() == 2  # both listed on the table
+    assert not Notification.objects.filter(user=alice).exists()
+    assert Notification.objects.filter(user=bob).count() == 1
+    client.force_login(alice)
+    assert table.code not in client.get(reverse("lobby:home")).text
 
 
 def test_it_skips_the_blockers_table_in_a_quick_game(client, alice, bob, charlie):
