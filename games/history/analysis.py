@@ -15,6 +15,7 @@ An analysis exists only for a finished game: nothing here is read or queued
 while a game is played.
 """
 
+import itertools
 import logging
 import os
 import socket
@@ -111,25 +112,55 @@ def claim(worker, now=None):
     """Return the Analysis `worker` is to work on now, claimed for it, or None.
 
     Its own running analysis first (one game at a time), then one whose worker
-    went silent, then the oldest queued. A claim is a conditional update, so
-    two workers never take the same game.
+    went silent, then a queued one: of the FAIR_AMONG oldest, the one whose
+    owner (who asked for it, else the game's host) this worker served longest
+    ago, the oldest among equals; so one account's many games hold another's
+    back by one analysis of each other account at most, as the bots' moves
+    are served (games.play.bots.due_bot_seats). A claim is a conditional
+    update, so two workers never take the same game.
     """
     now = now or timezone.now()
     running = Analysis.objects.filter(status=Analysis.Status.RUNNING)
+    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).select_related("game")
     choices = [
-        running.filter(worker=worker),
-        running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)),
-        Analysis.objects.filter(status=Analysis.Status.QUEUED),
+        running.filter(worker=worker).order_by("requested_at", "pk")[:5],
+        running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)).order_by(
+            "requested_at", "pk"
+        )[:5],
+        sorted(
+            queued.order_by("requested_at", "pk")[:FAIR_AMONG],
+            key=lambda found: _served.get(_owner(found), -1),
+        ),
     ]
     for choice in choices:
-        for found in choice.order_by("requested_at", "pk")[:5]:
+        for found in choice:
             taken = Analysis.objects.filter(
                 pk=found.pk, status=found.status, worker=found.worker, claimed_at=found.claimed_at
             ).update(status=Analysis.Status.RUNNING, worker=worker, claimed_at=now)
             if taken:
+                if found.status == Analysis.Status.QUEUED:
+                    _serve(_owner(found))
                 found.refresh_from_db()
                 return found
     return None
+
+
+# The queued analyses a claim chooses among, and when this worker last claimed one of each
+# owner's (a counter, not a clock: only the order matters).
+FAIR_AMONG = 50
+SERVED_KEPT = 10_000
+_served = {}
+_service = itertools.count()
+
+
+def _owner(analysis):
+    return analysis.requested_by_id or analysis.game.host_id
+
+
+def _serve(owner):
+    if len(_served) >= SERVED_KEPT:
+        _served.clear()  # forgetting only lets the forgotten go first once
+    _served[owner] = next(_service)
 
 
 def analyse_next(now=None, worker=None, seconds=None):

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.history import analysis as analysis_module
 from games.history.analysis import (
     STALE_AFTER,
     Analysis,
@@ -63,6 +64,19 @@ def test_it_works_on_one_game_at_a_time_and_another_worker_takes_the_next(alice,
     analyse_next(worker="w2", seconds=0)
     assert Analysis.objects.get(game=second).worker == "w2"
     assert Analysis.objects.get(game=first).worker == "w1"
+
+
+def test_it_serves_each_owner_in_turn_not_the_oldest_first(alice, bob, charlie, monkeypatch):
+    monkeypatch.setattr(analysis_module, "_served", {})
+    hers = [stored_game([alice, bob], seed=seed) for seed in (3, 2, 5)]
+    his = stored_game([charlie, bob], seed=4)  # ended last
+    for n, game in enumerate([*hers, his]):
+        Game.objects.filter(pk=game.pk).update(ended_at=timezone.now() + timedelta(seconds=n))
+    queue_finished_games(timezone.now() + timedelta(seconds=5))
+
+    order = [claim(f"w{n}").game_id for n in range(4)]
+
+    assert order == [hers[0].pk, his.pk, hers[1].pk, hers[2].pk]
 
 
 def test_it_goes_on_after_a_restart_from_the_last_decision_saved(alice, bob):
