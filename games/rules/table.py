@@ -124,8 +124,12 @@ def sets_to_win(state):
 
 
 def check_win(state, seats, events):
+    """End the game if one of `seats` holds the sets that win; a resigned seat never wins
+    (docs/rules.md section 7, Ruling (resign): its result is a loss)."""
     need = sets_to_win(state)
     for seat in seats:
+        if seat in state.resigned:
+            continue
         if len(complete_colours(state, seat)) >= need:
             end_game(state, seat, WIN, events)
             return True

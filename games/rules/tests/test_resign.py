@@ -89,6 +89,26 @@ def test_it_gives_a_resigned_players_payment_to_the_defaults():
     assert sorted(state.deck[c].id for c in state.players[ALICE].bank) == ["5M"]
 
 
+def test_a_resigned_player_never_wins_even_when_the_defaults_complete_the_sets():
+    # "Their result is a loss": a Forced Deal's card completing a resigned seat's third set
+    # does not end the game.
+    state = position("""
+        players: alice bob carol
+        turn: alice
+        alice hand: forced_deal
+        alice table: yellow: yellow
+        bob table: green: green green green; railroad: railroad railroad railroad railroad; yellow: yellow yellow; red: red
+    """)
+    act(state, "bob", Move.resign())
+    deal = card_in(state, "alice", "hand", "forced_deal")
+    give, take = card_in(state, "alice", "table", "yellow"), card_in(state, "bob", "table", "red")
+    act(state, "alice", Move.play(deal, (BOB,), cards=(give, take)))
+    act(state, "bob", default_move(state, BOB))
+
+    assert len([s for s in state.players[BOB].sets if s.colour == "yellow"][0].cards) == 3
+    assert outcome(state) is None and awaiting(state) == [(ALICE, "play", -1)]
+
+
 def test_it_refuses_to_resign_twice_or_after_the_end():
     state = position("""
         players: alice bob carol
