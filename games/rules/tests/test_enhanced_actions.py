@@ -356,6 +356,24 @@ def test_it_makes_another_player_pay_my_rent_by_rent_transfer():
     assert state.phase == "play" and state.plays_left == 2
 
 
+def test_it_never_transfers_a_transferred_rent_again():
+    """docs/rules.md section 8, Ruling (Rent Transfer): the new payer pays or says no."""
+    state = position("""
+        players: alice bob carol dave erin fay
+        options: enhanced
+        alice hand: rent:red/yellow
+        alice table: red: red red
+        bob hand: rent_transfer
+        carol hand: rent_transfer
+        carol bank: 3M 3M
+    """)
+    apply(state, ALICE, Move.play(card_in(state, "alice", "hand", "rent:red/yellow"), colour="red"))
+    apply(state, BOB, Move.transfer(BOB, CAROL))
+    assert Move.transfer(CAROL, DAVE) in legal_moves(state, CAROL), "her own share: yes"
+    assert not any(m.kind == "transfer" and m.share == BOB for m in legal_moves(state, CAROL))
+    assert_rejected(state, CAROL, Move.transfer(BOB, DAVE), "cannot be transferred again")
+
+
 def test_it_lets_the_new_payer_of_a_rent_transfer_say_no_so_nobody_pays_that_share():
     state, rent = start_rent()
     transfer = card_in(state, "bob", "hand", "rent_transfer")

@@ -68,6 +68,16 @@ def test_it_refuses_a_payment_that_does_not_cover_the_debt():
     assert_rejected(state, BOB, Move.accept(BOB), "0M; you owe 5M")
 
 
+def test_it_refuses_a_payment_naming_one_card_twice():
+    state = position("""
+        alice hand: debt_collector
+        bob bank: 3M 1M 5M
+    """)
+    collect_debt(state)
+    three = card_in(state, "bob", "bank", "3M")
+    assert_rejected(state, BOB, Move.accept(BOB, (three, three)), "only once")
+
+
 def test_it_takes_everything_payable_when_it_is_worth_less_than_the_debt():
     state = position("""
         alice hand: debt_collector

@@ -555,3 +555,71 @@ def test_it_moves_wilds_only_in_the_owners_play_phase():
     act(state, "alice", Move.end())
     assert state.phase == "discard"
     assert_rejected(state, ALICE, Move.move_wild(mine, "yellow"), "bottom of the draw pile first")
+
+
+# --- section 2: what a play needs ---------------------------------------------------------------
+
+EVERY_PLAY = """
+    players: alice bob carol
+    options: enhanced
+    turn: {turn}
+    plays: {plays}
+    {who} hand: red green/railroad 1M pass_go birthday debt_collector sly_deal forced_deal deal_breaker double_sly_deal house hotel jail heir speeding rent:red/yellow rent:any double_rent
+    {who} table: red: red red; yellow: yellow
+    carol table: green: green green green; dark_blue: dark_blue; brown: brown
+"""
+
+
+def every_play(who, turn, plays):
+    """A position where `who` holds a card of every kind that is played; their moves with them."""
+    state = position(EVERY_PLAY.format(who=who, turn=turn, plays=plays))
+    seat = state.seats.index(who)
+    current, state.current = state.current, seat
+    moves = [m for m in legal_moves(state, seat) if m.kind not in ("end", "move_wild")]
+    state.current = current
+    kinds_played = {state.deck[m.card].id for m in moves}
+    assert len(kinds_played) == 18 and {m.kind for m in moves} == {"bank", "lay", "play"}
+    return state, seat, moves
+
+
+def test_every_play_needs_a_play_left():
+    """Each kind of card the turn plays (bank, lay, every action) is refused with none left."""
+    state, seat, moves = every_play("alice", "alice", 3)
+    state.plays_left = 0
+    for move in moves:
+        assert_rejected(state, seat, move, "no plays left")
+
+
+def test_every_play_waits_for_its_players_turn():
+    state, seat, moves = every_play("bob", "alice", 3)
+    assert state.current == ALICE
+    for move in moves:
+        assert_rejected(state, seat, move, "not your turn")
+
+
+def test_it_lays_only_property_cards_and_only_in_a_colour_they_show():
+    state = position("alice hand: red red/yellow rent:red/yellow")
+    red, wild = (
+        card_in(state, "alice", "hand", "red"),
+        card_in(state, "alice", "hand", "red/yellow"),
+    )
+    rent = card_in(state, "alice", "hand", "rent:red/yellow")
+    assert_rejected(state, ALICE, Move.lay(red, "green"), "cannot stand for that colour")
+    assert_rejected(state, ALICE, Move.lay(wild, "green"), "cannot stand for that colour")
+    assert_rejected(state, ALICE, Move.lay(rent, "red"), "Only property cards")
+
+
+def test_it_counts_the_quiet_turns_in_a_row_only():
+    state = position("""
+        alice hand: 1M
+        bob hand: 2M
+        rest: alice bank
+    """)
+    act(state, "alice", Move.end())  # Alice's turn was not quiet: it began the position
+    act(state, "bob", Move.end())  # quiet
+    act(state, "alice", Move.bank(card_in(state, "alice", "hand", "1M")))
+    act(state, "alice", Move.end())  # not quiet: the count starts again
+    act(state, "bob", Move.end())
+    assert outcome(state) is None, "one quiet turn since a card was played"
+    act(state, "alice", Move.end())
+    assert outcome(state) == {"winner": None, "reason": "stalemate"}
