@@ -15,7 +15,6 @@ An analysis exists only for a finished game: nothing here is read or queued
 while a game is played.
 """
 
-import itertools
 import logging
 import os
 import socket
@@ -23,12 +22,13 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from games import rules
 from games.models import Analysis, Game, Move
+from games.play.limits import TakingTurns
 from games.rules.analysis import analyse
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,10 @@ def claim(worker, now=None):
     """
     now = now or timezone.now()
     running = Analysis.objects.filter(status=Analysis.Status.RUNNING)
-    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).select_related("game")
+    # The game's host, not its row: a game's snapshot is no part of choosing.
+    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).annotate(
+        host_id=F("game__host_id")
+    )
     choices = [
         running.filter(worker=worker).order_by("requested_at", "pk")[:5],
         running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)).order_by(
@@ -129,7 +132,7 @@ def claim(worker, now=None):
         )[:5],
         sorted(
             queued.order_by("requested_at", "pk")[:FAIR_AMONG],
-            key=lambda found: _served.get(_owner(found), -1),
+            key=lambda found: _turns.last_served(_owner(found)),
         ),
     ]
     for choice in choices:
@@ -139,28 +142,20 @@ def claim(worker, now=None):
             ).update(status=Analysis.Status.RUNNING, worker=worker, claimed_at=now)
             if taken:
                 if found.status == Analysis.Status.QUEUED:
-                    _serve(_owner(found))
+                    _turns.serve(_owner(found))
                 found.refresh_from_db()
                 return found
     return None
 
 
 # The queued analyses a claim chooses among, and when this worker last claimed one of each
-# owner's (a counter, not a clock: only the order matters).
+# owner's.
 FAIR_AMONG = 50
-SERVED_KEPT = 10_000
-_served = {}
-_service = itertools.count()
+_turns = TakingTurns()
 
 
 def _owner(analysis):
-    return analysis.requested_by_id or analysis.game.host_id
-
-
-def _serve(owner):
-    if len(_served) >= SERVED_KEPT:
-        _served.clear()  # forgetting only lets the forgotten go first once
-    _served[owner] = next(_service)
+    return analysis.requested_by_id or analysis.host_id
 
 
 def analyse_next(now=None, worker=None, seconds=None):

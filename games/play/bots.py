@@ -9,7 +9,6 @@ the worker makes them (never a web request), a short pause after the
 previous move so that people can follow.
 """
 
-import itertools
 import logging
 import os
 import time
@@ -23,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import Game, Seat, SeatingError, StaleBoard
+from games.play.limits import TakingTurns
 from games.rules import search
 from games.rules.bots import LEVELS, bot_move
 from games.rules.state import RESPOND
@@ -130,7 +130,7 @@ def due_bot_seats(now, passed=(), limit=BATCH):
     hosts = due.values("game__host_id").annotate(waiting_since=Min("game__last_move_at"))
 
     def fairness(host):
-        return _served.get(host["game__host_id"], -1), host["waiting_since"]
+        return _turns.last_served(host["game__host_id"]), host["waiting_since"]
 
     order = sorted(hosts, key=fairness)[:limit]
     seats = []
@@ -146,16 +146,8 @@ def due_bot_seats(now, passed=(), limit=BATCH):
     return seats
 
 
-# When this worker last served each account (a counter, not a clock: only the order matters).
-_served = {}
-_service = itertools.count()
-SERVED_KEPT = 10_000
-
-
-def _serve(host_id):
-    if len(_served) >= SERVED_KEPT:
-        _served.clear()  # forgetting only lets the forgotten go first once
-    _served[host_id] = next(_service)
+# When this worker last served each account (the game's host).
+_turns = TakingTurns()
 
 
 def claim(seat, game):
@@ -201,7 +193,7 @@ def play_bot_moves(now=None):
         seat = seats[0]
         game = seat.game
         passed.add(seat.pk)
-        _serve(game.host_id)
+        _turns.serve(game.host_id)
         if not claim(seat, game):
             continue
         if _move(seat, game):

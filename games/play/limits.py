@@ -3,16 +3,20 @@
 Open tables it hosts, the tables with people it sits at (each one a game
 that waits for its moves: someone who joined every table and walked away
 would hold all of them up for three timeouts each), games in play against
-computer players (the worker thinks for their bots), and invitations (each one a notification to
-someone else). The bounds are settings (0: no bound); staff are exempt. A
-check that refuses raises LimitReached, a SeatingError, whose message says
-what was reached and what to do. The checks count rows in the database;
-`lock_account` makes two requests of one account at once count one after
-the other (PostgreSQL; SQLite writes one at a time anyway). The rows are the
-truth, even for the invitations counted over an hour or a day: they are not
-counted again in the cache by accounts/ratelimit.py, which a restart empties.
+computer players (the worker thinks for their bots), and invitations (each
+one a notification to someone else). The bounds are settings (0: no
+bound); staff are exempt. A check that refuses raises LimitReached, a
+SeatingError, whose message says what was reached and what to do. The
+checks count rows in the database; `lock_account` makes two requests of one
+account at once count one after the other (PostgreSQL; SQLite writes one at
+a time anyway). The rows are the truth, even for the invitations counted
+over an hour or a day: they are not counted again in the cache by
+accounts/ratelimit.py, which a restart empties.
+
+And the worker's share of attention: `TakingTurns`, accounts served in turn.
 """
 
+import itertools
 from datetime import timedelta
 
 from django.conf import settings
@@ -22,6 +26,31 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from games.models import Game, Invitation, Seat, SeatingError
+
+
+class TakingTurns:
+    """Accounts served in turn, in one process: the one served longest ago (or never) first.
+
+    The worker serves the computer players' moves (games.play.bots) and the
+    analyses (games.history.analysis) so that one account's many games hold
+    another's back by one of each other account at most. A counter, not a
+    clock: only the order matters.
+    """
+
+    KEPT = 10_000
+
+    def __init__(self):
+        self._served = {}
+        self._count = itertools.count()
+
+    def last_served(self, account_id):
+        """How long ago this worker served `account_id`: lower is longer ago, -1 never."""
+        return self._served.get(account_id, -1)
+
+    def serve(self, account_id):
+        if len(self._served) >= self.KEPT:
+            self._served.clear()  # forgetting only lets the forgotten go first once
+        self._served[account_id] = next(self._count)
 
 
 class LimitReached(SeatingError):

@@ -18,6 +18,7 @@ from games.history.analysis import (
     request_analysis,
 )
 from games.models import Game, Move
+from games.play.limits import TakingTurns
 from games.tests.review_helpers import started_game, stored_game
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +68,7 @@ def test_it_works_on_one_game_at_a_time_and_another_worker_takes_the_next(alice,
 
 
 def test_it_serves_each_owner_in_turn_not_the_oldest_first(alice, bob, charlie, monkeypatch):
-    monkeypatch.setattr(analysis_module, "_served", {})
+    monkeypatch.setattr(analysis_module, "_turns", TakingTurns())
     hers = [stored_game([alice, bob], seed=seed) for seed in (3, 2, 5)]
     his = stored_game([charlie, bob], seed=4)  # ended last
     for n, game in enumerate([*hers, his]):

@@ -9,11 +9,12 @@ from django.core.management import CommandError, call_command
 
 from games.models import Game
 from games.play import bots
+from games.play.limits import TakingTurns
 
 
 @pytest.fixture(autouse=True)
 def quick_bots(monkeypatch):
-    monkeypatch.setattr(bots, "_served", {})
+    monkeypatch.setattr(bots, "_turns", TakingTurns())
     # A fifth of the pause before each bot move: the turns are timed just the same, and the
     # test waits about 8 s instead of 33 (the pause is a real sleep between moves).
     monkeypatch.setattr(bots, "PAUSE", timedelta(seconds=0.2))

@@ -16,13 +16,14 @@ from django.utils import timezone
 from games import rules
 from games.models import Game, Seat
 from games.play import bots
+from games.play.limits import TakingTurns
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def fresh_worker(monkeypatch):
-    monkeypatch.setattr(bots, "_served", {}, raising=False)
+    monkeypatch.setattr(bots, "_turns", TakingTurns())
     cache.clear()
     yield
     cache.clear()
