@@ -557,19 +557,20 @@ class Game(models.Model):
         decision even when the others answer one of its actions in between:
         its clock is held while they do (Seat.paused_left) and goes on with the
         time that was left when the turn's play resumes, never a fresh period
-        (a tenth of a period at least, PAUSED_AT_LEAST). In a correspondence game, a decision that
-        arrives while its player is on vacation starts when the vacation ends.
+        (a tenth of a period at least, PAUSED_AT_LEAST). In a correspondence
+        game, a decision that arrives while its player is on vacation starts
+        when the vacation ends.
         """
         waiting = _decisions(state)
+        turn_play = (state.turns, PLAY)  # the start of a decision key (_decisions)
         fresh = []
         for seat in seats:
             mine = waiting.get(seat.position)
             if mine and seat.deadline is not None and mine & before.get(seat.position, set()):
                 continue
             if seat.deadline is not None:
-                if (state.turns, PLAY) in {key[:2] for key in before.get(seat.position, ())} and (
-                    state.current == seat.position and state.phase == RESPOND
-                ):
+                was = before.get(seat.position, ())
+                if state.phase == RESPOND and any(key[:2] == turn_play for key in was):
                     # The turn's play waits for the others' answers: hold its clock.
                     seat.paused_turn = state.turns
                     seat.paused_left = max(seat.deadline - now, timedelta(0))
@@ -581,9 +582,9 @@ class Game(models.Model):
             period = self.decision_time
             if seat.paused_turn is not None and seat.paused_turn != state.turns:
                 seat.paused_turn = seat.paused_left = None  # a turn that ended meanwhile
-            elif seat.paused_turn is not None and (state.turns, PLAY) in {
-                key[:2] for key in waiting[seat.position]
-            }:
+            elif seat.paused_turn is not None and any(
+                key[:2] == turn_play for key in waiting[seat.position]
+            ):
                 period = max(seat.paused_left, period * PAUSED_AT_LEAST)
                 seat.paused_turn = seat.paused_left = None
             seat.start_clock(back.get(seat.user_id, now), period)
@@ -694,13 +695,12 @@ class Game(models.Model):
                 )
                 game.rematch = table
                 joining += [seat.user for seat in seats if seat.user.bot_level]
-            seated = {seat.user_id for seat in table.seats.all()} if not opened else set()
-            if table.status == Game.Status.OPEN:
-                joining = [player for player in joining if player.pk not in seated]
-                for player in joining:
-                    table.join(player)  # the last one to sit down starts the game
-            else:
-                joining = []
+            seated = set() if opened else set(table.seats.values_list("user_id", flat=True))
+            if table.status != Game.Status.OPEN:
+                joining = []  # the rematch has started: nobody sits down any more
+            joining = [player for player in joining if player.pk not in seated]
+            for player in joining:
+                table.join(player)  # the last one to sit down starts the game
             # The game-over area of every player shows who accepted: draw it again, but
             # only when someone did (asking again changes nothing and tells nobody).
             if opened or joining:
