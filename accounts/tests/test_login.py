@@ -47,6 +47,8 @@ def test_it_rejects_a_wrong_password_and_keeps_the_username(client, alice):
 
     assert response.status_code == 200
     assert "Please enter a correct username and password." in response.text
+    assert 'role="alert">Please enter a correct username and password.' in response.text
+    assert "Please correct the errors below." not in response.text
     assert 'value="alice"' in response.text
     assert 'value="not-it"' not in response.text
     assert not get_user(client).is_authenticated

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.contrib.auth import get_user
 from django.urls import reverse
@@ -239,6 +241,9 @@ def test_it_makes_at_most_five_accounts_an_hour_from_one_address(client):
 
     assert refused.status_code == 429
     assert "Too many accounts were made from your network" in refused.text
+    # The form as a whole was refused: no "errors below" beside fields that have none.
+    assert "Please correct the errors below." not in refused.text
+    assert re.search(r'role="alert">Too many accounts were made from your network', refused.text)
     assert not User.objects.filter(username="player5").exists()
     assert not get_user(client).is_authenticated
     assert _sign_up(client, 6, "198.51.100.1").status_code == 302  # another address is not held up
