@@ -81,6 +81,13 @@ PIECES = (
         "ReaderOutage filters that reader's log (logger channels_redis.pubsub) of a lost Redis",
     ),
     Piece(
+        "config/caches.py (SharedConnectionPool)",
+        "Django",
+        "6.1.3",
+        "nothing copied: it relies on RedisCacheClient making each cache object's pool with "
+        "pool_class.from_url(server, **options), options holding a new DriverInfo each time",
+    ),
+    Piece(
         "accounts/users.py",
         "Django",
         "6.1.3",

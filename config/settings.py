@@ -259,7 +259,12 @@ if env("REDIS_URL"):
             "LOCATION": env("REDIS_CACHE_URL") or redis_database(env("REDIS_URL"), 1),
             # Unlike the channel layer's blocking reads, a cache call must
             # never hang: give up after 2 s.
-            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+            "OPTIONS": {
+                "socket_timeout": 2,
+                "socket_connect_timeout": 2,
+                # One pool per process, not one per request or socket (config/caches.py).
+                "pool_class": "config.caches.SharedConnectionPool",
+            },
             "KEY_PREFIX": "fullset",
         }
     }
