@@ -81,11 +81,11 @@ PIECES = (
         "ReaderOutage filters that reader's log (logger channels_redis.pubsub) of a lost Redis",
     ),
     Piece(
-        "config/caches.py (SharedConnectionPool)",
+        "config/caches.py (RedisCache)",
         "Django",
         "6.1.3",
-        "nothing copied: it relies on RedisCacheClient making each cache object's pool with "
-        "pool_class.from_url(server, **options), options holding a new DriverInfo each time",
+        "django.core.cache.backends.redis.RedisCache._cache (one RedisCacheClient per cache "
+        "object, made from _class, _servers and _options), shared per process instead",
     ),
     Piece(
         "accounts/users.py",

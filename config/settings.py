@@ -253,18 +253,14 @@ VACATION_DAYS_PER_YEAR = envint("VACATION_DAYS_PER_YEAR", 30)
 if env("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, with one client per process (config/caches.py).
+            "BACKEND": "config.caches.RedisCache",
             # Another database number than the channel layer's, so that
             # clearing the cache never drops socket messages.
             "LOCATION": env("REDIS_CACHE_URL") or redis_database(env("REDIS_URL"), 1),
             # Unlike the channel layer's blocking reads, a cache call must
             # never hang: give up after 2 s.
-            "OPTIONS": {
-                "socket_timeout": 2,
-                "socket_connect_timeout": 2,
-                # One pool per process, not one per request or socket (config/caches.py).
-                "pool_class": "config.caches.SharedConnectionPool",
-            },
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
             "KEY_PREFIX": "fullset",
         }
     }

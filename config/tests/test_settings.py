@@ -85,7 +85,7 @@ def test_it_uses_the_cache_from_the_environment():
     cache = settings.CACHES["default"]
 
     if os.environ.get("REDIS_URL"):
-        assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+        assert cache["BACKEND"] == "config.caches.RedisCache"
         # Unlike the channel layer, a cache call must time out.
         assert cache["OPTIONS"]["socket_timeout"] == 2
         expected = os.environ.get("REDIS_CACHE_URL") or redis_database(os.environ["REDIS_URL"], 1)
