@@ -191,8 +191,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", 0 if DEBUG else
 # socket's message: after the server restarts, none fails on a connection that died.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # The lasting threads that run HTTP requests under Daphne (config/http.py); a request
-# finding them all busy gets a thread of its own.
+# finding them all busy gets a thread of its own, up to HTTP_MOST_THREADS requests
+# running at once in a process (each thread holds a database connection); the rest wait.
 HTTP_THREADS = max(envint("HTTP_THREADS", 4), 1)
+HTTP_MOST_THREADS = max(envint("HTTP_MOST_THREADS", 16), HTTP_THREADS)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

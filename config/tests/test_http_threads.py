@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 from django.core.signals import request_started
+from django.db import connections
 
 from config.http import PooledASGIHandler
 
@@ -224,3 +225,64 @@ async def test_a_client_gone_during_the_view_leaves_the_request_to_end_once(monk
         request_finished.disconnect(note)
 
     assert finished == [True]
+
+
+async def test_at_most_http_most_threads_requests_run_at_once(settings):
+    # Each running request holds a thread and a database connection: a burst of
+    # requests must wait its turn, not take every connection the database has.
+    settings.HTTP_THREADS, settings.HTTP_MOST_THREADS = 1, 2
+    handler = PooledASGIHandler()
+    running = []
+    most = 0
+    release = threading.Event()
+
+    def hold(**kwargs):
+        nonlocal most
+        running.append(1)
+        most = max(most, len(running))
+        release.wait(10)
+        running.pop()
+
+    request_started.connect(hold)
+    try:
+        burst = [asyncio.ensure_future(get(handler)) for _ in range(5)]
+        await asyncio.sleep(0.5)  # time for every request to start, were it let
+        assert len(running) == 2
+        release.set()
+        assert await asyncio.gather(*burst) == [200] * 5
+    finally:
+        release.set()
+        request_started.disconnect(hold)
+    assert most == 2
+
+
+async def test_a_request_s_own_thread_closes_its_database_connection(settings, monkeypatch):
+    settings.HTTP_THREADS = 1
+    # Production keeps connections (DB_CONN_MAX_AGE): the end of a request leaves them open.
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    handler = PooledASGIHandler()
+    busy = threading.Event()
+    release = threading.Event()
+    opened = []
+
+    def hold_or_connect(**kwargs):
+        if not busy.is_set():
+            busy.set()
+            release.wait(10)  # the first request holds the only lane
+        else:
+            connection = connections["default"]
+            connection.ensure_connection()
+            opened.append(connection)
+
+    request_started.connect(hold_or_connect)
+    try:
+        first = asyncio.ensure_future(get(handler))
+        await asyncio.to_thread(busy.wait, 10)
+        assert await get(handler) == 200  # in a thread of its own
+        release.set()
+        assert await first == 200
+    finally:
+        release.set()
+        request_started.disconnect(hold_or_connect)
+    [connection] = opened
+    assert connection.connection is None, "closed with its thread, not left to the collector"
