@@ -90,28 +90,41 @@ class LobbyHub:
 
     async def listen(self):
         layer = get_channel_layer()
-        channel = await layer.new_channel()
-        joined = False
-        while True:
-            try:
-                if not joined:
-                    await layer.group_add(LOBBY_GROUP, channel)
-                    joined = True
-                message = await asyncio.wait_for(layer.receive(channel), check_period())
-            except TimeoutError:
-                joined = False
-                self.list_changed()
-                continue
-            except Exception:
-                log.warning("The lobby hub lost the channel layer; trying again", exc_info=True)
-                joined = False
-                await asyncio.sleep(1)
-                continue
-            if message.get("type") == "lobby.updated":
-                self.list_changed()
-                for socket in list(self.sockets):
-                    if socket.code:
-                        socket.lobby_changed()
+        channel = reader = None
+        try:
+            while True:
+                try:
+                    if channel is None:
+                        channel = await layer.new_channel()
+                        await layer.group_add(LOBBY_GROUP, channel)
+                    if reader is None:
+                        # Never cancelled while waiting: Redis's pub/sub layer forgets a
+                        # channel whose receive is cancelled, and every later group_add
+                        # of it fails.
+                        reader = asyncio.ensure_future(layer.receive(channel))
+                    await asyncio.wait({reader}, timeout=check_period())
+                    if not reader.done():
+                        # A quiet while: join again (a Redis restart forgets
+                        # memberships) and read the list again.
+                        await layer.group_add(LOBBY_GROUP, channel)
+                        self.list_changed()
+                        continue
+                    message, reader = reader.result(), None
+                except Exception:
+                    log.warning("The lobby hub lost the channel layer; trying again", exc_info=True)
+                    if reader is not None:
+                        reader.cancel()
+                    channel = reader = None
+                    await asyncio.sleep(1)
+                    continue
+                if message.get("type") == "lobby.updated":
+                    self.list_changed()
+                    for socket in list(self.sockets):
+                        if socket.code:
+                            socket.lobby_changed()
+        finally:
+            if reader is not None:
+                reader.cancel()
 
     def list_changed(self):
         """Send the list's changes once the interval since the last sending has passed."""
