@@ -45,15 +45,24 @@ def _address(entry):
 
 
 class TrustedProxyMiddleware:
-    """Set scope["client"] from the trusted proxies' entry of X-Forwarded-For (HTTP and sockets)."""
+    """Take from a request's headers only what a trusted proxy wrote (HTTP and sockets).
+
+    scope["client"] comes from the trusted proxies' entry of X-Forwarded-For. And
+    scope["root_path"] is always empty: Daphne takes it from a Daphne-Root-Path
+    header that any client can send, and Django would put it before every link of
+    the page (href="/evil/..."), and keep a drawn piece for each value sent
+    (lobby/templatetags/once.py), about 2 KB a request. The site is served at its
+    server's root; FORCE_SCRIPT_NAME is the setting for another place.
+    """
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        hops = settings.TRUSTED_PROXY_HOPS
-        if hops > 0 and scope["type"] in ("http", "websocket"):
-            address = forwarded_client(scope.get("headers", []), hops)
+        if scope["type"] in ("http", "websocket"):
+            scope = {**scope, "root_path": ""}
+            hops = settings.TRUSTED_PROXY_HOPS
+            address = forwarded_client(scope.get("headers", []), hops) if hops > 0 else None
             if address is not None:
-                scope = {**scope, "client": [address, 0]}
+                scope["client"] = [address, 0]
         return await self.app(scope, receive, send)

@@ -62,6 +62,20 @@ async def test_it_ignores_the_header_without_a_trusted_proxy(settings):
     assert await _client_seen(scope) == ["127.0.0.1", 5555]
 
 
+async def test_no_client_chooses_the_root_path_of_the_links(settings):
+    # Daphne puts a Daphne-Root-Path header's value there.
+    seen = []
+
+    async def app(scope, receive, send):
+        seen.append(scope["root_path"])
+
+    for kind in ("http", "websocket"):
+        scope = {"type": kind, "client": ["6.6.6.6", 0], "headers": [], "root_path": "/evil"}
+        await ApplicationCommunicator(TrustedProxyMiddleware(app), scope).wait(timeout=1)
+
+    assert seen == ["", ""]
+
+
 @pytest.fixture
 def server_behind_a_proxy(transactional_db, django_db_blocker, settings):
     """Daphne as `serve --proxy-headers` runs it (X-Forwarded-For parsed), one trusted proxy."""
@@ -166,3 +180,14 @@ def test_it_trusts_one_proxy_when_serve_takes_proxy_headers(monkeypatch, setting
         call_command("serve", "--proxy-headers", "--port", "0", "--no-worker")
 
     assert started[0].get("TRUSTED_PROXY_HOPS") == expected
+
+
+def test_a_root_path_header_changes_no_link_through_daphne(server_behind_a_proxy):
+    request = urllib.request.Request(
+        server_behind_a_proxy + "/accounts/login/", headers={"Daphne-Root-Path": "/evil"}
+    )
+
+    page = urllib.request.urlopen(request).read().decode()
+
+    assert 'href="/accounts/signup/' in page
+    assert "/evil" not in page
