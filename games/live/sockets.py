@@ -14,9 +14,10 @@ default) and of its client's address (SOCKETS_PER_ADDRESS, 100; 0 lifts
 either bound). Slots live in the cache, which every server process shares
 (Redis in production), as keys that expire: a process that dies without a
 goodbye frees its sockets' slots within slot_seconds(), and each check of a
-living socket renews them. A socket over a bound is accepted and closed at
-once with SOCKETS_FULL, which the htmx ws extension answers by trying again
-after a growing delay; the page works without its socket.
+living socket renews them. A socket over a bound is refused at its
+handshake, which the page's socket (htmx ws extension) sees as an abnormal
+closure and answers by trying again after a growing delay; the page works
+without its socket.
 
 Sessions. A socket knows its user from the session it opened with, and a
 session can end while the socket stays open: a logout, a password change
@@ -74,9 +75,10 @@ from games.models.broadcasts import LAYER_ERRORS
 
 log = logging.getLogger(__name__)
 
-# "Try Again Later" (RFC 6455): the server is busy, not the request wrong.
-SOCKETS_FULL = 1013
-SOCKETS_FULL_REASON = "Too many sockets"
+# A socket over a bound is refused with this code; Daphne answers the handshake 403.
+# (Accepted and closed with 1013, "try again later", it crashed: Autobahn lets a
+# server close with 1000 and 3000-4999 only.)
+SOCKETS_FULL = 4429
 SESSION_ENDED = 4401  # an application's code: the socket's session is over
 # While the channel layer fails: how often a socket tries it again (its check, its read);
 # and how often a process's heartbeat tries the layer (watch_layer).
@@ -423,10 +425,7 @@ class SelfChecking:
         slots = claim_slots(self.scope, self.token)
         if slots is None:
             self.over_bound = True
-            # Accepted, to be closed with a code the browser sees (a refused
-            # handshake reads as a network error, retried at once).
-            super().accept()
-            self.close(code=SOCKETS_FULL, reason=SOCKETS_FULL_REASON)
+            self.close(code=SOCKETS_FULL)
             return
         self.slots = slots
         super().websocket_connect(message)

@@ -658,7 +658,8 @@ class IdleSocket:
     """A lobby socket of the flood: it says nothing, counts what it receives and how it ended.
 
     Without cookies it is an anonymous visitor's. `refused` when the handshake
-    was refused; `close_code` when the server closed it (1013: over a bound).
+    was refused (an anonymous visitor, or a socket over a bound); `close_code`
+    when the server closed it.
     """
 
     def __init__(self, http, base_url, cookies=None, path="/ws/lobby/"):

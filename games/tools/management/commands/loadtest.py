@@ -374,7 +374,7 @@ class Load:
         received = [s.messages for s in idle]
         return {
             "idle_sockets_open": sum(s.open_now for s in idle),
-            "idle_sockets_over_bound": sum(s.close_code == 1013 for s in idle),
+            "idle_sockets_over_bound": sum(s.refused for s in idle),
             "anonymous_refused": sum(s.refused for s in anonymous),
             "anonymous_open": sum(s.open_now for s in anonymous),
             "tables_created": created.get("made", 0),
