@@ -154,10 +154,17 @@ class Limiter:
             if self.call("add", key, 1, timeout=seconds):
                 return 1
             try:
-                return self.call("incr", key)
+                count = self.call("incr", key)
             except ValueError:  # expired between add() and incr()
                 self.call("set", key, 1, timeout=seconds)
                 return 1
+            if count == 1:
+                # Expired within incr(): Redis's INCR made the key anew, with no
+                # expiry (Django's incr asks EXISTS, then INCR). Without one the
+                # count would never end, and a password reset for that address
+                # would be refused for good.
+                self.call("touch", key, seconds)
+            return count
         except Exception:
             if self.when_down == FAIL_OPEN:
                 return 0

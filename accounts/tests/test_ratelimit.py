@@ -89,6 +89,29 @@ def test_a_fixed_window_counts_every_hit_until_it_ends():
         assert counts.hit("k", 60) == 1
 
 
+class ExpiringWithinIncr(LocMemCache):
+    """A cache whose key expires between incr()'s two commands, as Redis's can.
+
+    Django's RedisCache.incr asks EXISTS, then INCR: a key expiring between the two
+    is made anew by INCR, at 1 and with no expiry.
+    """
+
+    def incr(self, key, delta=1, version=None):
+        self.set(key, delta, timeout=None, version=version)
+        return delta
+
+
+def test_a_count_made_anew_within_incr_still_ends_with_its_window():
+    counts = limiter(FALLBACK)
+    counts.shared = ExpiringWithinIncr(f"test-shared-{uuid.uuid4()}", {})
+    with time_machine.travel(timezone.datetime(2026, 11, 2, 9, 0, tzinfo=timezone.UTC)) as t:
+        assert counts.hit("k", 60) == 1
+        assert counts.hit("k", 60) == 1  # expired within incr(): a new window
+        t.shift(61)
+
+        assert counts.shared.get("k") is None
+
+
 # --- the shared cache failing -------------------------------------------------------------------
 
 
