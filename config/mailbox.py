@@ -7,6 +7,14 @@ for every open socket, for as long as the socket lives. A Mailbox does the
 same with two slots: a deque exists while messages wait unread, a list while
 a `get` waits, and nothing else.
 
+A socket's client may send faster than its application reads (each frame
+waits for a hop to the process's one thread for synchronous code): a Mailbox
+keeps at most MOST_FRAMES_WAITING of a client's frames, or MOST_BYTES_WAITING
+of their text, waiting unread. Beyond that it drops what the client sends and
+hands the application FLOODED, once, after the frames it kept
+(games/live/sockets.py closes the socket). Without the bound one socket's
+flood of small frames grew its process by 150 MB.
+
 `install()` makes Daphne's servers give each connection a Mailbox. It is
 called by config/asgi.py, which every Daphne process loads (runserver, serve,
 the tests' live servers, the benchmarks). `create_application` below is
@@ -17,15 +25,32 @@ import asyncio
 from collections import deque
 from functools import partial
 
+# A page sends a few frames a second, each read at once; a flood waits unread.
+MOST_FRAMES_WAITING = 100
+MOST_BYTES_WAITING = 1 << 20  # of the frames' text (or bytes)
+FLOODED = object()  # handed to the application once its client sent past the bounds
+
+
+def _frame_size(item):
+    """Return the size of a client's frame, or None for anything else the mailbox holds."""
+    if type(item) is dict and item.get("type") == "websocket.receive":
+        return len(item.get("text") or item.get("bytes") or "")
+    return None
+
 
 class Mailbox:
-    """An unbounded first-in first-out queue of one event loop: `put_nowait` and `get`."""
+    """A first-in first-out queue of one event loop: `put_nowait` and `get`.
 
-    __slots__ = ("items", "getters")
+    Unbounded but for a client's frames (see the module docstring).
+    """
+
+    __slots__ = ("items", "getters", "frames", "frame_bytes")
 
     def __init__(self):
         self.items = None  # a deque of what nobody received yet, while there is some
         self.getters = None  # a list of the futures of the gets waiting, while there are some
+        self.frames = 0  # the client's frames waiting unread; -1 once flooded
+        self.frame_bytes = 0
 
     def put_nowait(self, item):
         getters = self.getters
@@ -36,6 +61,15 @@ class Mailbox:
                 return
         if self.items is None:
             self.items = deque()
+        size = _frame_size(item)
+        if size is not None:
+            if self.frames < 0:
+                return  # flooded: dropped
+            self.frames += 1
+            self.frame_bytes += size
+            if self.frames > MOST_FRAMES_WAITING or self.frame_bytes > MOST_BYTES_WAITING:
+                self.frames = -1
+                item = FLOODED
         self.items.append(item)
 
     def qsize(self):
@@ -48,6 +82,11 @@ class Mailbox:
             item = items.popleft()
             if not items:
                 self.items = None
+            if self.frames > 0:
+                size = _frame_size(item)
+                if size is not None:
+                    self.frames -= 1
+                    self.frame_bytes -= size
             return item
         future = asyncio.get_running_loop().create_future()
         if self.getters is None:

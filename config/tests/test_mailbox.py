@@ -85,3 +85,38 @@ async def test_daphne_gives_each_connection_a_mailbox():
 
     assert isinstance(queue, Mailbox)
     assert received == [{"type": "websocket.connect"}]
+
+
+def frame(text="x"):
+    return {"type": "websocket.receive", "text": text}
+
+
+async def test_a_client_sending_past_the_bound_is_dropped_and_its_application_told_once():
+    box = Mailbox()
+    for _ in range(mailbox.MOST_FRAMES_WAITING + 50):
+        box.put_nowait(frame())
+    box.put_nowait({"type": "game.updated"})  # the channel layer's are kept
+
+    received = [await box.get() for _ in range(mailbox.MOST_FRAMES_WAITING + 2)]
+
+    assert received[: mailbox.MOST_FRAMES_WAITING] == [frame()] * mailbox.MOST_FRAMES_WAITING
+    assert received[-2:] == [mailbox.FLOODED, {"type": "game.updated"}]
+    assert box.items is None
+
+
+async def test_the_bound_counts_the_frames_text_too():
+    box = Mailbox()
+    big = "x" * (mailbox.MOST_BYTES_WAITING // 2 + 1)
+    box.put_nowait(frame(big))
+    box.put_nowait(frame(big))
+
+    assert [await box.get() for _ in range(2)] == [frame(big), mailbox.FLOODED]
+
+
+async def test_frames_read_as_they_come_are_never_a_flood():
+    box = Mailbox()
+    for _ in range(3 * mailbox.MOST_FRAMES_WAITING):
+        box.put_nowait(frame())
+        assert await box.get() == frame()
+
+    assert box.frames == 0 and box.frame_bytes == 0

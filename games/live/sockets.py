@@ -70,7 +70,7 @@ from django.http import HttpRequest
 
 from accounts.throttle import address_key
 from config.layers import LeanChannelLayer
-from config.mailbox import Mailbox
+from config.mailbox import FLOODED, Mailbox
 from games.models.broadcasts import LAYER_ERRORS
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ log = logging.getLogger(__name__)
 # server close with 1000 and 3000-4999 only.)
 SOCKETS_FULL = 4429
 SESSION_ENDED = 4401  # an application's code: the socket's session is over
+SOCKET_FLOODED = 4408  # its client sent faster than it is read (config/mailbox.py)
 # While the channel layer fails: how often a socket tries it again (its check, its read);
 # and how often a process's heartbeat tries the layer (watch_layer).
 LAYER_RETRY_SECONDS = 1.0
@@ -355,7 +356,11 @@ class SelfChecking:
                         check = loop.call_later(LAYER_RETRY_SECONDS, inbox.put_nowait, CHECK)
                         await self.pause()
                     continue
-                if message is CHECK:
+                if message is FLOODED:
+                    log.warning("A socket's client sent faster than it is read; closing it")
+                    await send({"type": "websocket.close", "code": SOCKET_FLOODED})
+                    message = {"type": "websocket.disconnect", "code": SOCKET_FLOODED}
+                elif message is CHECK:
                     wait = LAYER_RETRY_SECONDS if self.layer_down else period
                     check = loop.call_later(wait, inbox.put_nowait, CHECK)
                     if await database_sync_to_async(session_lasts)(scope):

@@ -15,7 +15,14 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
 from config.asgi import application
-from games.live.sockets import SOCKETS_FULL, claim_slots, owners, slot_seconds
+from config.mailbox import MOST_FRAMES_WAITING
+from games.live.sockets import (
+    SOCKET_FLOODED,
+    SOCKETS_FULL,
+    claim_slots,
+    owners,
+    slot_seconds,
+)
 from lobby.tests.test_consumer import logged_in, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -161,3 +168,20 @@ def test_daphne_refuses_the_handshake_of_a_socket_over_the_bound(
                 return refused.value.status
 
     assert asyncio.run(two_sockets()) == 403
+
+
+async def test_a_socket_whose_client_floods_it_is_closed_and_gives_back_its_slot(alice, settings):
+    settings.SOCKETS_PER_USER = 1
+    socket, connected, _code = await open_socket("/ws/me/", alice)
+    assert connected
+    await socket.receive_from(timeout=5)  # its badges
+
+    for n in range(3 * MOST_FRAMES_WAITING):  # faster than it is read
+        await socket.send_to(text_data=f"junk {n}")
+
+    closed = await socket.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": SOCKET_FLOODED}
+    await socket.wait(timeout=5)
+    again, connected, _code = await open_socket("/ws/me/", alice)
+    await again.disconnect()
+    assert connected, "the flooded socket's slot was given back"
