@@ -230,6 +230,9 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
     def disconnect(self, code):
         self.loop.call_soon_threadsafe(HUB.leave, self)
 
+    def gone(self):
+        HUB.leave(self)  # also when Daphne killed the socket before its disconnect ran
+
     def lobby_changed(self):
         """Render once the interval since the last render has passed (on the event loop)."""
         now = time.monotonic()

@@ -404,7 +404,34 @@ class SelfChecking:
                 layer.detach(self.channel_name, inbox)
             for task in feeds:
                 task.cancel()
-            await asyncio.gather(*feeds, return_exceptions=True)
+            self.gone()
+            # Shielded: Daphne kills an application whose goodbye takes over 10 s
+            # (cancelling it again every second), and its disconnect may never have
+            # run. A group kept a dead socket, and channels-redis its subscription.
+            await asyncio.shield(self.leave_layer(feeds))
+
+    def gone(self):
+        """Drop what this process keeps for the socket (on the event loop, once it is gone).
+
+        Called whatever became of its disconnect; consumers extend it.
+        """
+
+    async def leave_layer(self, feeds):
+        """Stop reading the channel layer and leave the socket's groups, if its disconnect did not.
+
+        Its groups: `group`, as this project's consumers name theirs, and Channels' `groups`.
+        """
+        await asyncio.gather(*feeds, return_exceptions=True)
+        if self.channel_layer is None:
+            return
+        groups = list(getattr(self, "groups", None) or ())
+        if getattr(self, "group", None):
+            groups.append(self.group)
+        for group in groups:  # leaving a group twice does nothing
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_ERRORS as error:
+                log.warning("A closed socket could not leave its group: %r", error)
 
     async def pause(self):
         """Note that the layer failed, and tell the consumer (its page says so)."""

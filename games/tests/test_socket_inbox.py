@@ -97,6 +97,24 @@ async def test_it_receives_its_client_and_its_group_in_order(layer):
     assert not layer.groups.get("listeners")
 
 
+@pytest.mark.parametrize("layer", [LEAN, CHANNELS_OWN], indirect=True)
+async def test_a_socket_killed_before_its_disconnect_ran_leaves_its_group(layer):
+    # Daphne cancels an application whose goodbye takes over 10 s (its thread
+    # held up, by a lock or a flood), and again every second after.
+    connection = Connection()
+    connection.box.put_nowait({"type": "websocket.connect"})
+    await connection.next()
+    assert layer.groups.get("listeners")
+
+    connection.task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await connection.task
+    await asyncio.sleep(0.05)  # the shielded leaving goes on
+
+    assert not layer.groups.get("listeners")
+    assert getattr(layer, "inboxes", {}) == {}
+
+
 async def test_its_checks_come_through_the_inbox(quick_checks):
     connection = Connection()
     connection.box.put_nowait({"type": "websocket.connect"})

@@ -3,6 +3,7 @@
 import asyncio
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from lobby import consumers
@@ -36,3 +37,23 @@ async def test_the_hub_hears_a_change_after_quiet_whiles(settings, monkeypatch):
         hub.task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await hub.task
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_lobby_socket_killed_before_its_disconnect_ran_leaves_the_hub(alice):
+    # Daphne cancels an application whose goodbye takes over 10 s.
+    from lobby.tests.test_consumer import connect, logged_in
+
+    before = set(consumers.HUB.sockets)
+    socket, connected = await connect("/ws/lobby/", await sync_to_async(logged_in)(alice))
+    assert connected
+    await socket.receive_from(timeout=5)
+    await asyncio.sleep(0.05)  # the hub has it
+    mine = consumers.HUB.sockets - before
+    assert len(mine) == 1
+
+    socket.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await socket.future
+
+    assert not consumers.HUB.sockets & mine
