@@ -326,7 +326,17 @@ class SelfChecking:
         layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
         attached = isinstance(layer, LeanChannelLayer)  # it delivers into the inbox itself
         if layer is not None:
-            self.channel_name = await layer.new_channel()
+            try:
+                if not attached and loop in _down:
+                    # Known to be away: not asked, for channels-redis's pub/sub layer keeps a
+                    # queue for every new channel whose subscription fails.
+                    raise ConnectionError("the channel layer failed its heartbeat")
+                self.channel_name = await layer.new_channel()
+            except LAYER_ERRORS:
+                # Refused (Daphne answers the handshake 403), as while the database is
+                # away: the page tries again after its back-off.
+                await send({"type": "websocket.close"})
+                return
             if attached:
                 layer.attach(self.channel_name, inbox)
             else:

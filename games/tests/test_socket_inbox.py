@@ -9,9 +9,10 @@ import asyncio
 
 import pytest
 from channels.generic.websocket import WebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from config.mailbox import Mailbox
+from games.live import sockets
 from games.live.sockets import SelfChecking
 
 
@@ -113,6 +114,34 @@ async def test_a_socket_killed_before_its_disconnect_ran_leaves_its_group(layer)
 
     assert not layer.groups.get("listeners")
     assert getattr(layer, "inboxes", {}) == {}
+
+
+class Away(InMemoryChannelLayer):
+    """A layer whose server is away: making a channel fails, as Redis's pub/sub layer's does."""
+
+    asked = 0
+
+    async def new_channel(self, prefix="specific."):
+        Away.asked += 1
+        raise ConnectionError("Redis away")
+
+
+@pytest.mark.parametrize("layer", [f"{__name__}.Away"], indirect=True)
+async def test_a_socket_opened_while_the_layer_is_away_is_refused(layer):
+    connection = Connection()
+
+    assert await connection.next() == {"type": "websocket.close"}  # before an accept: a 403
+    await asyncio.wait_for(connection.task, 5)
+
+
+@pytest.mark.parametrize("layer", [f"{__name__}.Away"], indirect=True)
+async def test_while_the_heartbeat_fails_a_new_socket_does_not_ask_the_layer(layer, monkeypatch):
+    monkeypatch.setattr(sockets, "_down", {asyncio.get_running_loop()})
+    Away.asked = 0
+    connection = Connection()
+
+    assert await connection.next() == {"type": "websocket.close"}
+    assert Away.asked == 0
 
 
 async def test_its_checks_come_through_the_inbox(quick_checks):
