@@ -8,6 +8,8 @@ calls these after its commits (games/models/game.py); nothing here reads a row.
 
 import asyncio
 import logging
+import os
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -58,9 +60,43 @@ def send_to_groups(messages):
         if soon is not None:
             messages = [(g, m) for g, m in messages if not soon(layer, g, m)]
         if messages:
-            async_to_sync(_send_side_by_side)(layer, messages)
+            loop = _own_loop()
+            if loop is None:
+                async_to_sync(_send_side_by_side)(layer, messages)
+            else:
+                sending = _send_side_by_side(layer, messages)
+                asyncio.run_coroutine_threadsafe(sending, loop).result(OWN_LOOP_WAITS)
     except Exception:
         log.exception("Broadcasting to %s failed", ", ".join(group for group, _m in messages))
+
+
+# A process with no event loop of its own (the worker, `manage.py worker`) broadcasts
+# from one lasting loop in a thread of its own: async_to_sync made a new loop for every
+# broadcast, and Redis's pub/sub layer a Redis connection for every loop, 4 ms each.
+OWN_LOOP_WAITS = 10  # seconds a broadcast may take before it is given up (and logged)
+_wants_own_loop = False
+_own_loop_of = (None, None)  # (the process id, its broadcasting loop)
+_own_loop_lock = threading.Lock()
+
+
+def broadcast_from_own_loop():
+    """Have this process broadcast from a lasting event loop (call it where none runs)."""
+    global _wants_own_loop
+    _wants_own_loop = True
+
+
+def _own_loop():
+    """Return the process's broadcasting loop if it wants one (started at the first call)."""
+    global _own_loop_of
+    if not _wants_own_loop:
+        return None
+    with _own_loop_lock:
+        pid, loop = _own_loop_of
+        if pid != os.getpid():  # none yet, or a forked process's parent's
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcasts", daemon=True).start()
+            _own_loop_of = (os.getpid(), loop)
+        return loop
 
 
 async def _send_side_by_side(layer, messages):

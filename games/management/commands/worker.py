@@ -4,6 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.models.broadcasts import broadcast_from_own_loop
 from games.play.worker import INTERVAL, in_memory_layer, run_round
 
 IN_MEMORY_REFUSAL = (
@@ -40,6 +41,7 @@ class Command(BaseCommand):
             )
         if not once:
             self.stdout.write(f"Worker: timeouts, bot moves and emails every {interval:g} s.")
+        broadcast_from_own_loop()
         while True:
             busy = run_round(
                 report=lambda count, done: self.stdout.write(f"Worker: {count} {done}.")
