@@ -65,3 +65,28 @@ def test_it_keeps_alice_signed_in_and_signs_her_out(client, alice):
 
     assert client.get(reverse("lobby:your_turn")).status_code == 302
     assert not Session.objects.exists()
+
+
+def test_the_worker_deletes_expired_sessions_once_an_hour(db, monkeypatch):
+    from accounts import sessions
+    from games.play import worker
+
+    monkeypatch.setattr(sessions, "_cleared_at", float("-inf"))
+    expired, current = SessionStore(), SessionStore()
+    for each in (expired, current):
+        each["x"] = 1
+        each.save()
+    Session.objects.filter(pk=expired.session_key).update(expire_date=timezone.now() - timedelta(1))
+
+    assert sessions.clear_expired_hourly in [job for job, _said in worker.JOBS]
+    sessions.clear_expired_hourly()
+
+    assert list(Session.objects.values_list("pk", flat=True)) == [current.session_key]
+    gone_later = SessionStore()
+    gone_later["x"] = 1
+    gone_later.save()
+    Session.objects.filter(pk=gone_later.session_key).update(
+        expire_date=timezone.now() - timedelta(1)
+    )
+    sessions.clear_expired_hourly()  # within the hour: not yet
+    assert Session.objects.filter(pk=gone_later.session_key).exists()

@@ -6,8 +6,9 @@ Redis every process hears them, so the worker is a process of its own
 reaches only the sockets of the process that sends, so there the worker runs
 inside the web server (settings.WORKER_IN_SERVER): an asyncio task on the
 server's own event loop that hands each round to a thread of its own, whose
-broadcasts (`async_to_sync(group_send)`) hop back to that loop, where the
-in-memory layer's queues live.
+broadcasts hop back to that loop, where the in-memory layer's queues live. A
+worker process of its own broadcasts from an event loop it keeps for them
+(games.models.broadcasts.broadcast_from_own_loop).
 
 Several workers (Redis) may run at once: the deadlines are enforced under
 each game's lock, a bot seat is thought for by the worker that claimed it in
@@ -24,6 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from accounts.sessions import clear_expired_hourly
 from games.history.analysis import analyse_next
 from games.play.bots import play_bot_moves
 from games.play.clocks import enforce_deadlines
@@ -44,6 +46,7 @@ JOBS = [
     (play_bot_moves, "bot move(s) made"),
     (send_due_emails, "email(s) sent"),
     (analyse_next, "analysis slice(s) run"),
+    (clear_expired_hourly, "expired session(s) deleted"),
 ]
 INTERVAL = 0.5
 
