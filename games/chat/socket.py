@@ -14,10 +14,14 @@ message of a room the page does not show yet is never sent (htmx would find
 no target for it).
 
 Presence is counted per socket (games/chat/presence.py): a player is here while
-one of their sockets on the game is open.
+one of their sockets on the game is open. A socket draws the presence list at
+most once every PRESENCE_SECONDS, however many arrivals and departures it
+hears meanwhile: a player closing and opening a socket again and again would
+otherwise have every socket of the table read the list each time.
 """
 
 import secrets
+import time
 
 from django.utils import timezone, translation
 
@@ -25,10 +29,14 @@ from games.chat import messages as chat, presence
 from games.chat.panel import new_message_html, presence_html, rooms_html
 from games.models import Game, Seat, group_send
 
+PRESENCE_SECONDS = 1.0
+
 
 class ChatSocket:
     presence_key = None
     presence_drawn = frozenset()
+    presence_drawn_at = float("-inf")
+    presence_due = False  # a drawing of the presence list is on its way
     chat_seat = None
     chat_seat_final = False  # the game had started: its seats are its players' to the end
     # The rooms the page shows (a new message of another room has no list to go into).
@@ -94,8 +102,17 @@ class ChatSocket:
     def announce_presence(self):
         group_send(self.group, {"type": "presence.changed"})
 
-    def presence_changed(self, event):
+    def presence_heard(self):
+        """On the event loop: have the presence list drawn, at most once a PRESENCE_SECONDS."""
+        if not self.presence_due:
+            self.presence_due = True
+            wait = max(0.0, self.presence_drawn_at + PRESENCE_SECONDS - time.monotonic())
+            self.after(wait, {"type": "presence.draw"})
+
+    def presence_draw(self, event):
         """Send the presence list if it has changed since this socket last drew it."""
+        self.presence_due = False  # a change heard from now on is drawn again
+        self.presence_drawn_at = time.monotonic()
         game = Game.objects.filter(code=self.code).first()
         if game is None:
             return

@@ -64,8 +64,9 @@ async def said(socket, line):
     messages of one group reach a socket's channel in the order they were sent,
     and the socket handles them one at a time, sending each one's frame before
     reading the next. So a frame for anything announced to the game's group
-    before `line` (another line, a presence change), had one been sent, is
-    among the frames read before `line`'s; so is anything its connect sent.
+    before `line` (another line), had one been sent, is among the frames read
+    before `line`'s; so is anything its connect sent. (Not a presence change:
+    a socket draws the presence list at most once a second.)
     """
     return await until(socket, lambda got: line in got)
 
@@ -281,9 +282,47 @@ async def test_it_announces_a_player_once_however_many_tabs_they_open_and_close(
         assert len(announced) == 2  # bob is still here
         await post(table_game, bob, "fourth")
         alice_got += await said(alice_socket, "fourth")
-        assert here(alice_got, "bob")
+        # The presence list is drawn at most once a second: bob's arrival may come later.
+        while not (has_presence(text(alice_got)) and here(alice_got, "bob")):
+            alice_got += await until(alice_socket, has_presence)
         await second.disconnect()
         assert len(announced) == 3  # bob is gone
         assert not here(await until(alice_socket, has_presence), "bob")
     finally:
         await alice_socket.disconnect()
+
+
+async def test_a_player_coming_and_going_again_and_again_is_drawn_once_a_while(
+    table_game, alice, bob, monkeypatch
+):
+    """However often a player's socket opens and closes, each other socket reads the
+    presence list at most once every PRESENCE_SECONDS, and ends up showing how it is."""
+    from games.chat import socket as chat_socket
+
+    monkeypatch.setattr(chat_socket, "PRESENCE_SECONDS", 3)
+    draws = []
+    real = chat_socket.ChatSocket.presence_draw
+
+    def counted(self, event):
+        if self.user == alice:
+            draws.append(event)
+        return real(self, event)
+
+    monkeypatch.setattr(chat_socket.ChatSocket, "presence_draw", counted)
+    alice_socket = await connect(table_game, alice)
+    bob_socket = None
+    try:
+        for _ in range(4):
+            bob_socket = await connect(table_game, bob)
+            await bob_socket.disconnect()
+        bob_socket = await connect(table_game, bob)
+        assert len(draws) <= 2  # her own arrival, and bob's first: the rest wait
+
+        got = await until(alice_socket, lambda got: has_presence(got) and "bob" in got)
+
+        assert here(got, "bob")
+        assert len(draws) <= 3
+    finally:
+        await alice_socket.disconnect()
+        if bob_socket is not None:
+            await bob_socket.disconnect()
