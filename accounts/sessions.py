@@ -43,8 +43,11 @@ CLEARED_EVERY = 3600  # seconds
 _cleared_at = float("-inf")
 
 
-def clear_expired_hourly():
-    """Delete the expired sessions if an hour has passed since this process last did (a job)."""
+def clear_expired_hourly(now=None):
+    """Delete the expired sessions if an hour has passed since this process last did.
+
+    One of the worker's jobs, which take the time they run at (`now`: unused here).
+    """
     global _cleared_at
     now = time.monotonic()
     if now - _cleared_at < CLEARED_EVERY:
