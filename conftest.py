@@ -132,15 +132,24 @@ def _close_socket_thread_connections():
 
 
 @pytest.fixture(autouse=True)
+def moves_posted_as_fast_as_a_test_likes(settings):
+    """Tests post moves faster than any player: the bound on that (POSTED_MOVES_PER_SECOND)
+    is off but where a test turns it on (games/tests/test_move.py)."""
+    settings.POSTED_MOVES_PER_SECOND = 0
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     """Start every test with empty caches: the login throttle's counts, the sockets' slots,
-    the lobby's list (a process reuses it for up to a second)."""
+    the moves posted a second, the lobby's list (a process reuses it for up to a second)."""
     from channels.layers import channel_layers
     from django.core.cache import cache
 
+    from games.views import MOVES_POSTED
     from lobby.consumers import HUB, LISTING
 
     cache.clear()
+    MOVES_POSTED.windows.clear()
     LISTING.forget()
     # Each async test has an event loop of its own; the lobby hub's task lives on the loop
     # of the test that started it, and the Redis layer's locks on the loop that first took

@@ -9,7 +9,9 @@ Who counts here:
 - games/chat/messages.py: chat messages per user (`Limiter.take`, a sliding
   window, failing open);
 - games/live/moves.py: moves per socket (`SlidingWindow`, in the socket's own
-  memory).
+  memory);
+- games/views.py: moves posted per user (`SlidingWindows`, in the process's
+  memory: a flood spread over N processes gets N times the bound, still a bound).
 
 Two ways of counting:
 
@@ -55,7 +57,9 @@ Not counted here, on purpose:
 
 import hashlib
 import logging
+import threading
 import time
+from collections import OrderedDict
 from typing import NamedTuple
 
 from django.core.cache import cache
@@ -190,3 +194,21 @@ class Limiter:
             if self.when_down != FAIL_OPEN:
                 raise
         return True
+
+
+class SlidingWindows:
+    """A SlidingWindow per key in this process's memory, for the `most` keys last used."""
+
+    def __init__(self, most=10_000):
+        self.most = most
+        self.windows = OrderedDict()
+        self.lock = threading.Lock()  # the HTTP threads share it
+
+    def take(self, key, rate, now):
+        """Count a hit of `key` at `now` (a monotonic clock's); return False, not counting it, if over."""
+        with self.lock:
+            window = self.windows.pop(key, None) or SlidingWindow(rate)
+            self.windows[key] = window
+            if len(self.windows) > self.most:
+                self.windows.popitem(last=False)
+            return window.take(now)

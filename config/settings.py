@@ -276,6 +276,9 @@ SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
 SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
 # How many moves one game socket may send in a second (games/live/moves.py; 0: no bound).
 SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
+# How many moves one user may post in a second to one server process (games/views.py;
+# 0: no bound); more are answered 429.
+POSTED_MOVES_PER_SECOND = envint("POSTED_MOVES_PER_SECOND", 10)
 # Every socket checks itself this often (games/live/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.

@@ -4,8 +4,10 @@ Then the pages of finished games: reviews, records and lists.
 """
 
 import re
+from time import monotonic
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -23,6 +25,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
+from accounts.ratelimit import Rate, SlidingWindows
 from games import rules
 from games.chat.panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
@@ -38,6 +41,9 @@ from games.table.compiled import game_by_code, has_unread, own_seat, seat_at
 from games.table.game_over import computer_level
 from games.table.log import dealt_state, full_log
 from games.table.memo import Memo
+
+# Moves posted by each user (POSTED_MOVES_PER_SECOND), as a socket counts its own.
+MOVES_POSTED = SlidingWindows()
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
 # no-store): on a shared computer the back button must not show a player's cards.
@@ -138,6 +144,14 @@ def _seen(game, user, seat):
 @require_POST
 def move(request, code):
     game, seat = _get_game_for_player(request, code)
+    bound = settings.POSTED_MOVES_PER_SECOND
+    if bound and not MOVES_POSTED.take(request.user.pk, Rate(bound, 1), monotonic()):
+        # Refused before anything is read or drawn: a flood costs a few microseconds each.
+        return HttpResponse(
+            _("Too many moves at once: wait a moment, then try again."),
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
     try:
         chosen, version = parse_move(request.POST)
     except BadMove as e:

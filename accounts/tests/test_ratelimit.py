@@ -179,3 +179,14 @@ def test_a_hashed_key_holds_nothing_a_user_typed(typed):
     assert len(key) == len("throttle:login-pair:") + 64
     assert typed not in key and "192.0.2.1" not in key
     assert key != hashed_key("throttle", "login-pair", typed + "x", "192.0.2.1")
+
+
+def test_sliding_windows_per_key_keep_only_the_keys_last_used():
+    windows = ratelimit.SlidingWindows(most=2)
+    once = Rate(1, 60)
+
+    assert windows.take("a", once, 0.0) and not windows.take("a", once, 1.0)
+    assert windows.take("b", once, 1.0) and windows.take("c", once, 1.0)
+
+    assert list(windows.windows) == ["b", "c"]  # "a", used least lately, is forgotten
+    assert windows.take("a", once, 2.0)

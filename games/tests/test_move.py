@@ -300,3 +300,16 @@ def test_it_sends_a_logged_out_visitor_to_login(client, table_game):
 
 def test_it_only_accepts_post(alice_client, table_game):
     assert alice_client.get(reverse("games:move", args=[table_game.code])).status_code == 405
+
+
+def test_a_flood_of_posted_moves_is_refused_before_it_is_read(alice_client, table_game, settings):
+    settings.POSTED_MOVES_PER_SECOND = 3
+    set_position(table_game, "alice hand: red/yellow")
+    url = reverse("games:move", args=[table_game.code])
+
+    answers = [alice_client.post(url, {"kind": "junk"}).status_code for _ in range(5)]
+
+    assert answers == [400, 400, 400, 429, 429]
+    refused = alice_client.post(url, {"kind": "junk"})
+    assert "Too many moves at once" in refused.content.decode()
+    assert Game.objects.get(pk=table_game.pk).version == table_game.version

@@ -222,12 +222,12 @@
     if (form) update(form);
   });
 
-  // A move posted while the database restarts is answered 503 with a sentence (nothing was
-  // changed): htmx swaps no error response, so the flash shows it.
+  // A move posted while the database restarts (503), or too many at once (429), is answered
+  // with a sentence (nothing was changed): htmx swaps no error response, so the flash shows it.
   document.addEventListener("htmx:responseError", function (event) {
     const xhr = event.detail.xhr;
     const flash = document.getElementById("flash");
-    if (!xhr || xhr.status !== 503 || !flash) return;
+    if (!xhr || (xhr.status !== 503 && xhr.status !== 429) || !flash) return;
     const message = document.createElement("p");
     message.className = "message error";
     message.setAttribute("role", "alert");
