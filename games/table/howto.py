@@ -83,11 +83,13 @@ def rent_rows():
 
 @require_safe
 def how_to_play(request):
+    # The page's content is drawn once per language ({% once %}): what it shows is
+    # handed over as functions, which the template calls only when it draws it.
     house, hotel = building_bonus(False)
     enhanced_house, enhanced_hotel = building_bonus(True)
     context = {
-        "groups": deck_groups(),
-        "rent_rows": rent_rows(),
+        "groups": deck_groups,
+        "rent_rows": rent_rows,
         "max_set": max(FULL_SET.values()),
         "base_total": sum(kind.base_count for kind in CARD_KINDS),
         "enhanced_total": sum(kind.base_count + kind.enhanced_count for kind in CARD_KINDS),

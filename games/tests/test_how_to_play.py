@@ -91,3 +91,21 @@ def test_it_is_linked_from_the_table_and_the_waiting_room(client, alice, bob, ta
     room.join(alice)
     html = client.get(reverse("lobby:table", args=[room.code])).content.decode()
     assert html.count(link) >= 2
+
+
+def test_the_page_is_drawn_once_per_language(client, db, monkeypatch):
+    # 45 ms of CPU a request, anonymous and the same for everyone: drawn once, then kept.
+    from games.table import howto
+
+    drawn = []
+    real = howto.deck_groups
+    monkeypatch.setattr(howto, "deck_groups", lambda: drawn.append(1) or real())
+
+    def article(language):
+        page = client.get("/how-to-play/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        return page[page.index('<article class="how-to-play">') : page.index("</article>")]
+
+    first, again, chinese = article("en"), article("en"), article("zh-hans")
+
+    assert first == again and chinese != first
+    assert len(drawn) <= 2  # once per language at most (once in all if another test drew it)
