@@ -206,7 +206,19 @@ def review_context(game, n, seat, whole_page=True):
     state, current = state_at(game, n, moves)
     lines = full_log(moves, names, state.deck, dealt_state(game)) if whole_page else []
     if current is not None:
-        line = lines[n - 1] if lines else move_log(game, names, state.deck, 1, current.n + 1)[0]
+        line = (
+            lines[n - 1]
+            if lines
+            else move_log(
+                game,
+                names,
+                state.deck,
+                1,
+                current.n + 1,
+                # A rent's amount needs the state it was charged in: from the checkpoint.
+                state_before=lambda: state_at(game, n - 1)[0],
+            )[0]
+        )
     else:
         line = None
     context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)

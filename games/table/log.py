@@ -40,12 +40,15 @@ from games.table.memo import Memo
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
 
 
-def move_log(game, names, deck, length=15, before=None, keep=None):
+def move_log(game, names, deck, length=15, before=None, keep=None, state_before=None):
     """Return the last `length` moves of `game` in words, oldest first (see `_Teller.line`).
 
     `names` lists the players' names by seat, `deck` the card kinds by id;
     with `before` (a move number) the last moves are those numbered below it.
-    `keep`, a list, is given the teller that told them.
+    `keep`, a list, is given the teller that told them. `state_before`, a
+    function, returns the engine state just before the first of those moves,
+    for a caller that has it cheaper than a replay from the deal (a review,
+    from its checkpoint); it is called only if a rent needs it.
     """
     # Numbered as the review numbers them: by position in the log (move numbers `n` may skip).
     window = game.moves.annotate(index=Window(RowNumber(), order_by="n")).order_by("-n")
@@ -75,7 +78,10 @@ def move_log(game, names, deck, length=15, before=None, keep=None):
     lines = []
     for i, m in enumerate(told):
         if i == first:
-            teller.state = _state_before(game, told, i)
+            if i == len(earlier) and state_before is not None:
+                teller.state = state_before()
+            else:
+                teller.state = _state_before(game, told, i)
         if i < len(earlier):
             teller.tell(m.seat, m.move)
         else:

@@ -283,3 +283,27 @@ def test_it_exports_a_record_that_replays_to_the_game(client, charlie, finished)
     assert state.to_json() == expected
     assert record["result"]["end_reason"] == finished.end_reason
     assert [m["n"] for m in record["moves"]] == list(finished.moves.values_list("n", flat=True))
+
+
+def test_a_rents_position_says_its_amount_from_the_checkpoint_not_the_deal(
+    client, alice, finished, monkeypatch
+):
+    from games.table import log
+
+    moves = list(finished.moves.order_by("n"))
+    deck = finished.state().deck
+    rents = [n for n, m in enumerate(moves, 1) if log._is_rent(m.move, deck)]
+    assert rents, "the game has rents"
+    client.force_login(alice)
+    said = {
+        line["index"]: line["text"] for line in client.get(review_url(finished)).context["lines"]
+    }
+
+    def replayed(*args):
+        pytest.fail("a position's rent was told by replaying the game from the deal")
+
+    monkeypatch.setattr(log, "_state_before", replayed)
+    for n in rents:
+        position = client.get(review_url(finished, move=n), headers={"HX-Request": "true"})
+
+        assert position.context["current"]["text"] == said[n]
