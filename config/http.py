@@ -46,7 +46,8 @@ class PooledASGIHandler(ASGIHandler):
             ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"http-{n}")
             for n in range(settings.HTTP_THREADS)
         ]
-        self._running = asyncio.Semaphore(max(settings.HTTP_MOST_THREADS, settings.HTTP_THREADS))
+        self._running = None  # the requests running at once, bounded (made on the loop's first)
+        self._loop = None
         self._pid = os.getpid()
 
     def load_middleware(self, is_async=False):
@@ -124,23 +125,48 @@ class PooledASGIHandler(ASGIHandler):
             # A forked process (a test server, a pre-forking server) has none of the
             # parent's threads: its lanes would take requests that nobody runs.
             self._new_lanes()
-        async with self._running:
-            if self._free:
-                lane, lasting = self._free.pop(), True
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # a server has one loop; the tests, one each
+            self._running = asyncio.Semaphore(
+                max(settings.HTTP_MOST_THREADS, settings.HTTP_THREADS)
+            )
+            self._loop = loop
+        running = self._running
+        await running.acquire()
+        if self._free:
+            lane, lasting = self._free.pop(), True
+        else:
+            # A thread for this request alone, as Django gives every request.
+            lane, lasting = ThreadPoolExecutor(1, thread_name_prefix="one-request"), False
+        ended = False
+        try:
+            async with ThreadSensitiveContext(executor=lane):
+                await self.handle(scope, receive, send)
+            ended = True
+        finally:
+            if lasting and ended:
+                self._free.append(lane)
+                running.release()
             else:
-                # A thread for this request alone, as Django gives every request.
-                lane, lasting = ThreadPoolExecutor(1, thread_name_prefix="one-request"), False
-            try:
-                async with ThreadSensitiveContext(executor=lane):
-                    await self.handle(scope, receive, send)
-            finally:
-                if lasting:
-                    self._free.append(lane)
-                else:
-                    # Its database connection ends with it. Left to the garbage collector,
-                    # a burst's connections outlived their threads by seconds.
-                    await asyncio.get_running_loop().run_in_executor(lane, connections.close_all)
-                    lane.shutdown(wait=False)
+                # Given back once the thread is done with the request: one that Daphne
+                # cancelled (its client gone) runs on there to its end. A request's own
+                # thread closes its connection first; left to the garbage collector, a
+                # burst's connections outlived their threads by seconds.
+                last = _nothing if lasting else connections.close_all
+                lane.submit(last).add_done_callback(
+                    lambda _done: loop.call_soon_threadsafe(self._give_back, running, lane, lasting)
+                )
+
+    def _give_back(self, running, lane, lasting):
+        if lasting:
+            self._free.append(lane)
+        else:
+            lane.shutdown(wait=False)
+        running.release()
+
+
+def _nothing():
+    pass
 
 
 def leave_bodies_unparsed():

@@ -285,4 +285,47 @@ async def test_a_request_s_own_thread_closes_its_database_connection(settings, m
         release.set()
         request_started.disconnect(hold_or_connect)
     [connection] = opened
+    for _ in range(50):  # closed in its thread once the request is over there
+        if connection.connection is None:
+            break
+        await asyncio.sleep(0.02)
     assert connection.connection is None, "closed with its thread, not left to the collector"
+
+
+async def test_a_request_cancelled_by_daphne_keeps_its_place_until_its_view_ends(settings):
+    # Daphne cancels a request whose client has gone, and again every second; its
+    # view runs on in its thread, holding a database connection: its place too.
+    settings.HTTP_THREADS, settings.HTTP_MOST_THREADS = 1, 2
+    handler = PooledASGIHandler()
+    started = []
+    release = threading.Event()
+
+    def hold(**kwargs):
+        started.append(threading.current_thread().name)
+        release.wait(10)
+
+    def request():
+        return HttpCommunicator(handler, "GET", "/how-to-play/", headers=[(b"host", b"localhost")])
+
+    request_started.connect(hold)
+    asking = []
+    try:
+        in_the_lane, in_a_thread = request(), request()
+        for each in (in_the_lane, in_a_thread):
+            asking.append(asyncio.ensure_future(each.get_response(10)))
+            await asyncio.sleep(0.3)
+        assert len(started) == 2
+        for _ in range(2):
+            in_a_thread.future.cancel()  # its view runs on in its own thread
+            await asyncio.sleep(0.1)
+        third = asyncio.ensure_future(get(handler))
+        await asyncio.sleep(0.3)
+
+        assert len(started) == 2 and not third.done(), "two views still run: no place for a third"
+        release.set()
+        assert await third == 200
+    finally:
+        release.set()
+        request_started.disconnect(hold)
+        for each in asking:
+            each.cancel()

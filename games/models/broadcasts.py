@@ -64,8 +64,14 @@ def send_to_groups(messages):
             if loop is None:
                 async_to_sync(_send_side_by_side)(layer, messages)
             else:
-                sending = _send_side_by_side(layer, messages)
-                asyncio.run_coroutine_threadsafe(sending, loop).result(OWN_LOOP_WAITS)
+                sending = asyncio.run_coroutine_threadsafe(
+                    _send_side_by_side(layer, messages), loop
+                )
+                try:
+                    sending.result(OWN_LOOP_WAITS)
+                except TimeoutError:
+                    sending.cancel()  # not left to pile up on the loop
+                    raise
     except Exception:
         log.exception("Broadcasting to %s failed", ", ".join(group for group, _m in messages))
 

@@ -41,7 +41,7 @@ class Command(BaseCommand):
             )
         if not once:
             self.stdout.write(f"Worker: timeouts, bot moves and emails every {interval:g} s.")
-        broadcast_from_own_loop()
+            broadcast_from_own_loop()  # a process of its own, for good (not one round by hand)
         while True:
             busy = run_round(
                 report=lambda count, done: self.stdout.write(f"Worker: {count} {done}.")
