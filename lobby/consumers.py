@@ -78,6 +78,8 @@ class LobbyHub:
         self.flushed_at = float("-inf")
 
     def join(self, socket):
+        if socket.is_gone:  # its thread asked after the socket was killed (SelfChecking.gone)
+            return
         self.sockets.add(socket)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
@@ -114,6 +116,12 @@ class LobbyHub:
                     log.warning("The lobby hub lost the channel layer; trying again", exc_info=True)
                     if reader is not None:
                         reader.cancel()
+                    if channel is not None:
+                        # Left behind in the group, its queue would fill with every change.
+                        try:
+                            await layer.group_discard(LOBBY_GROUP, channel)
+                        except Exception:
+                            pass
                     channel = reader = None
                     await asyncio.sleep(1)
                     continue
@@ -544,7 +552,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
 
     def socket_check(self, event):
         super().socket_check(event)
-        if self.group:
+        if self.group and not self.is_gone:  # gone: its groups are left (SelfChecking.gone)
             async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
             self.send_badges(if_changed=True)
 

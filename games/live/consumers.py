@@ -116,7 +116,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     def socket_check(self, event):
         """Join the group again and catch up with the game (see the module docstring)."""
         super().socket_check(event)
-        if not self.group:
+        if not self.group or self.is_gone:  # gone: its groups are left (SelfChecking.gone)
             return
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()

@@ -183,6 +183,7 @@ _inboxes = set()
 # Each event loop with sockets on a layer read from Redis: [its heartbeat task, its sockets].
 _watchers = {}
 _down = set()  # the event loops whose heartbeat last failed
+_leaving = set()  # closed sockets' leaving of the channel layer, until it is done
 
 
 async def feed(source, inbox):
@@ -302,6 +303,7 @@ class SelfChecking:
     slots = ()
     accepted = False
     over_bound = False
+    is_gone = False  # its application has ended (see gone)
     layer_down = False  # the channel layer failed, and no check has joined its group since
 
     async def __call__(self, scope, receive, send):
@@ -414,16 +416,23 @@ class SelfChecking:
                 layer.detach(self.channel_name, inbox)
             for task in feeds:
                 task.cancel()
+            self.is_gone = True
             self.gone()
             # Shielded: Daphne kills an application whose goodbye takes over 10 s
             # (cancelling it again every second), and its disconnect may never have
             # run. A group kept a dead socket, and channels-redis its subscription.
-            await asyncio.shield(self.leave_layer(feeds))
+            # Held in _leaving until done (a task nothing refers to may be collected).
+            leaving = asyncio.ensure_future(self.leave_layer(feeds))
+            _leaving.add(leaving)
+            leaving.add_done_callback(_leaving.discard)
+            await asyncio.shield(leaving)
 
     def gone(self):
         """Drop what this process keeps for the socket (on the event loop, once it is gone).
 
-        Called whatever became of its disconnect; consumers extend it.
+        Called whatever became of its disconnect; consumers extend it. The socket's
+        thread may still be at work (Daphne kills a socket whose thread is held up):
+        what it would add for the socket afterwards checks `is_gone`.
         """
 
     async def leave_layer(self, feeds):
@@ -439,8 +448,9 @@ class SelfChecking:
             groups.append(self.group)
         for group in groups:  # leaving a group twice does nothing
             try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except LAYER_ERRORS as error:
+                async with asyncio.timeout(LAYER_RETRY_SECONDS * 5):
+                    await self.channel_layer.group_discard(group, self.channel_name)
+            except (*LAYER_ERRORS, TimeoutError) as error:
                 log.warning("A closed socket could not leave its group: %r", error)
 
     async def pause(self):

@@ -108,6 +108,8 @@ async def test_a_socket_killed_before_its_disconnect_ran_leaves_its_group(layer)
     assert layer.groups.get("listeners")
 
     connection.task.cancel()
+    await asyncio.sleep(0)  # its clean-up begins
+    connection.task.cancel()  # and Daphne cancels it again
     with pytest.raises(asyncio.CancelledError):
         await connection.task
     await asyncio.sleep(0.05)  # the shielded leaving goes on

@@ -13,6 +13,7 @@ class Listening:
     """A waiting room's socket, as the hub sees it: it is told of each change."""
 
     code = "abc123"
+    is_gone = False
 
     def __init__(self):
         self.told = asyncio.Event()
