@@ -132,10 +132,18 @@ def _close_socket_thread_connections():
 
 
 @pytest.fixture(autouse=True)
-def moves_posted_as_fast_as_a_test_likes(settings):
-    """Tests post moves faster than any player: the bound on that (POSTED_MOVES_PER_SECOND)
-    is off but where a test turns it on (games/tests/test_move.py)."""
+def as_fast_as_a_test_likes(settings, monkeypatch):
+    """Tests post moves faster than any player, and read each socket's frames in order.
+
+    The bound on posted moves (POSTED_MOVES_PER_SECOND) is off, and a socket draws
+    the presence list at once (PRESENCE_SECONDS), not a second after the last: its
+    frame would otherwise come at a time of its own, among a move's. The tests of
+    each turn them on (games/tests/test_move.py, test_chat_socket.py).
+    """
+    from games.chat import socket as chat_socket
+
     settings.POSTED_MOVES_PER_SECOND = 0
+    monkeypatch.setattr(chat_socket, "PRESENCE_SECONDS", 0)
 
 
 @pytest.fixture(autouse=True)

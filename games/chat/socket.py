@@ -103,11 +103,23 @@ class ChatSocket:
         group_send(self.group, {"type": "presence.changed"})
 
     def presence_heard(self):
-        """On the event loop: have the presence list drawn, at most once a PRESENCE_SECONDS."""
-        if not self.presence_due:
-            self.presence_due = True
-            wait = max(0.0, self.presence_drawn_at + PRESENCE_SECONDS - time.monotonic())
-            self.after(wait, {"type": "presence.draw"})
+        """On the event loop, for a "presence.changed": return False to have it drawn now.
+
+        Drawn now (presence_changed, in its turn among the socket's messages) unless the
+        list was drawn less than PRESENCE_SECONDS ago: then once that time is up, for
+        every change heard meanwhile; return True.
+        """
+        if self.presence_due:
+            return True
+        wait = self.presence_drawn_at + PRESENCE_SECONDS - time.monotonic()
+        if wait <= 0:
+            return False
+        self.presence_due = True
+        self.after(wait, {"type": "presence.draw"})
+        return True
+
+    def presence_changed(self, event):
+        self.presence_draw(event)
 
     def presence_draw(self, event):
         """Send the presence list if it has changed since this socket last drew it."""

@@ -85,11 +85,10 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         process, a correspondence game's vacations, the game's end) or wait for
         another thread's drawing is refused before it starts, and the broadcast
         goes to the thread (game_updated) as any other message. A change of who is
-        here only schedules the presence list's drawing (ChatSocket.presence_heard).
+        here drawn less than a second ago is drawn later (ChatSocket.presence_heard).
         """
         if message.get("type") == "presence.changed":
-            self.presence_heard()  # games/chat/socket.py
-            return True
+            return self.presence_heard()  # games/chat/socket.py
         if message.get("type") != "game.updated":
             return False
         version = message.get("version", 0)
