@@ -99,7 +99,12 @@ class Mailbox:
                 # Handed over just as this get was cancelled: the next get receives it first.
                 if self.items is None:
                     self.items = deque()
-                self.items.appendleft(future.result())
+                item = future.result()
+                self.items.appendleft(item)
+                size = _frame_size(item)
+                if size is not None and self.frames >= 0:  # counted as it waits again
+                    self.frames += 1
+                    self.frame_bytes += size
             raise
         finally:
             getters = self.getters

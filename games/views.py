@@ -146,12 +146,15 @@ def move(request, code):
     game, seat = _get_game_for_player(request, code)
     bound = settings.POSTED_MOVES_PER_SECOND
     if bound and not MOVES_POSTED.take(request.user.pk, Rate(bound, 1), monotonic()):
-        # Refused before anything is read or drawn: a flood costs a few microseconds each.
-        return HttpResponse(
+        # Refused before the move is read, played or drawn (the session, the user, the
+        # game and the seat are read by then). A page shows the sentence in its flash.
+        refused = HttpResponse(
             _("Too many moves at once: wait a moment, then try again."),
             status=429,
             content_type="text/plain; charset=utf-8",
         )
+        refused["Retry-After"] = "1"
+        return refused
     try:
         chosen, version = parse_move(request.POST)
     except BadMove as e:

@@ -120,3 +120,16 @@ async def test_frames_read_as_they_come_are_never_a_flood():
         assert await box.get() == frame()
 
     assert box.frames == 0 and box.frame_bytes == 0
+
+
+async def test_a_frame_handed_to_a_cancelled_get_is_counted_as_it_waits_again():
+    box = Mailbox()
+    waiting = asyncio.create_task(box.get())
+    await asyncio.sleep(0)
+    box.put_nowait(frame("hello"))  # handed to the waiting get
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+
+    assert (box.frames, box.frame_bytes) == (1, 5)
+    assert await box.get() == frame("hello")
+    assert (box.frames, box.frame_bytes) == (0, 0)

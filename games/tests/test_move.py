@@ -302,8 +302,13 @@ def test_it_only_accepts_post(alice_client, table_game):
     assert alice_client.get(reverse("games:move", args=[table_game.code])).status_code == 405
 
 
-def test_a_flood_of_posted_moves_is_refused_before_it_is_read(alice_client, table_game, settings):
+def test_a_flood_of_posted_moves_is_refused_before_it_is_read(
+    alice_client, table_game, settings, monkeypatch
+):
+    from games import views
+
     settings.POSTED_MOVES_PER_SECOND = 3
+    monkeypatch.setattr(views, "monotonic", lambda: 1000.0)  # all within one second
     set_position(table_game, "alice hand: red/yellow")
     url = reverse("games:move", args=[table_game.code])
 
@@ -312,4 +317,5 @@ def test_a_flood_of_posted_moves_is_refused_before_it_is_read(alice_client, tabl
     assert answers == [400, 400, 400, 429, 429]
     refused = alice_client.post(url, {"kind": "junk"})
     assert "Too many moves at once" in refused.content.decode()
+    assert refused["Retry-After"] == "1"
     assert Game.objects.get(pk=table_game.pk).version == table_game.version
