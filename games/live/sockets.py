@@ -328,13 +328,15 @@ class SelfChecking:
         layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
         attached = isinstance(layer, LeanChannelLayer)  # it delivers into the inbox itself
         if layer is not None:
-            try:
-                if not attached and loop in _down:
-                    # Known to be away: not asked, for channels-redis's pub/sub layer keeps a
-                    # queue for every new channel whose subscription fails.
-                    raise ConnectionError("the channel layer failed its heartbeat")
-                self.channel_name = await layer.new_channel()
-            except LAYER_ERRORS:
+            # Known to be away (this loop's heartbeat failed): not asked, for channels-redis's
+            # pub/sub layer keeps a queue for every new channel whose subscription fails.
+            away = not attached and loop in _down
+            if not away:
+                try:
+                    self.channel_name = await layer.new_channel()
+                except LAYER_ERRORS:
+                    away = True
+            if away:
                 # Refused (Daphne answers the handshake 403), as while the database is
                 # away: the page tries again after its back-off.
                 await send({"type": "websocket.close"})
@@ -450,7 +452,7 @@ class SelfChecking:
             try:
                 async with asyncio.timeout(LAYER_RETRY_SECONDS * 5):
                     await self.channel_layer.group_discard(group, self.channel_name)
-            except (*LAYER_ERRORS, TimeoutError) as error:
+            except LAYER_ERRORS as error:  # a timeout among them
                 log.warning("A closed socket could not leave its group: %r", error)
 
     async def pause(self):
