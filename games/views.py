@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -39,7 +40,7 @@ from games.table.board import FRAGMENTS, board_for, flash_fragment, player_name,
 from games.table.cardnames import translate_english_name
 from games.table.compiled import game_by_code, has_unread, own_seat, seat_at
 from games.table.game_over import computer_level
-from games.table.log import dealt_state, full_log
+from games.table.log import log_page, move_page
 from games.table.memo import Memo
 
 # Moves posted by each user (POSTED_MOVES_PER_SECOND), as a socket counts its own.
@@ -407,13 +408,20 @@ def review(request, code):
     try:
         total = reviews.ensure_summary(game)["moves"]
         n = reviews.parse_position(request.GET.get("move"), total)
-        context = reviews.review_context(game, n, seat, whole_page=not fragment)
+        # A step to a position off the move list's page the page shows brings that page too.
+        shown = request.headers.get("Review-Move-Page")
+        other_page = fragment and shown not in (None, str(move_page(n, total)[0]))
+        context = reviews.review_context(game, n, seat, not fragment, move_list=other_page)
     except reviews.Unreplayable as e:
         raise PermissionDenied(_("The record of this game cannot be replayed.")) from e
     context["chat"] = review_chat(game, request.user, n)
-    if fragment:
-        return render(request, "games/review.html#position", context)
-    return render(request, "games/review.html", context)
+    if not fragment:
+        return render(request, "games/review.html", context)
+    response = render(request, "games/review.html#position", context)
+    if other_page:
+        context["oob"] = True
+        response.write(render_to_string("games/review.html#move-list", context, request))
+    return response
 
 
 @never_cache
@@ -464,9 +472,34 @@ def game_log(request, code):
     seats = list(game.seats.select_related("user"))
     names = [player_name(seat.user) for seat in seats]
     deck = game.state().deck if game.snapshot else ()
+    # A page of the log at a time (?move=N: the page holding move N; the latest by default).
+    total = game.moves.count()
+    first, last = move_page(reviews.parse_position(request.GET.get("move"), total), total)
+
+    def state_before():
+        """The state before the page, from a finished game's checkpoints (None: none kept)."""
+        try:
+            reviews.ensure_summary(game)
+            return reviews.state_after(game, first - 1)
+        except reviews.Unreplayable:
+            return None
+
+    url = reverse("games:log", args=[code])
     context = {
         "code": code,
-        "lines": full_log(game.moves.order_by("n"), names, deck, dealt_state(game)),
+        "lines": log_page(
+            game,
+            names,
+            deck,
+            first,
+            last - first + 1,
+            state_before if game.status == Game.Status.FINISHED else None,
+        ),
+        "first": first,
+        "last": last,
+        "total": total,
+        "earlier_url": f"{url}?move={first - 1}" if first > 1 else None,
+        "later_url": f"{url}?move={last + 1}" if last < total else None,
         "table_url": game.get_absolute_url(),
         "review_url": reverse("games:review", args=[code])
         if game.status == Game.Status.FINISHED

@@ -28,7 +28,7 @@ from games.models.signals import game_ending
 from games.rules.state import ABANDONED, RESIGNED
 from games.table.board import player_name
 from games.table.cardnames import colour_name, kind_name
-from games.table.log import dealt_state, full_log, move_log, tell_alternatives
+from games.table.log import log_page, move_log, move_page, tell_alternatives
 from games.table.presenting import no_winner_text, present
 
 log = logging.getLogger(__name__)
@@ -132,20 +132,30 @@ def checkpoint_states(seed, options, moves, final, every=CHECKPOINT_EVERY):
 # --- positions ----------------------------------------------------------------------------------
 
 
-def state_at(game, n, moves=None):
+def state_at(game, n):
     """Return (state, current) after move `n` (0: the deal); current is the Move row of move n.
 
     The state is the nearest checkpoint at or before n with the moves after it
-    applied. `moves` is the whole log (Move rows in order) when the caller has
-    it; otherwise only the rows needed are fetched.
+    applied: only those rows are read.
     """
+    checkpoint = _checkpoint(game, n)
+    first = min(checkpoint.n, n - 1) if n else 0  # move n itself is wanted for its sentence
+    rows = list(game.moves.order_by("n")[first:n])
+    state = advance(checkpoint.state, rows[checkpoint.n - first :])
+    return state, (rows[-1] if n else None)
+
+
+def state_after(game, n):
+    """Return the state after move `n`, as state_at does; no move is read at a checkpoint."""
+    checkpoint = _checkpoint(game, n)
+    return advance(checkpoint.state, game.moves.order_by("n")[checkpoint.n : n])
+
+
+def _checkpoint(game, n):
     checkpoint = game.checkpoints.filter(n__lte=n).order_by("-n").only("n", "state").first()
     if checkpoint is None:
         raise Unreplayable("no checkpoint")
-    first = min(checkpoint.n, n - 1) if n else 0  # move n itself is wanted for its sentence
-    rows = moves[first:n] if moves is not None else list(game.moves.order_by("n")[first:n])
-    state = advance(checkpoint.state, rows[checkpoint.n - first :])
-    return state, (rows[-1] if n else None)
+    return checkpoint
 
 
 def advance(state_json, rows):
@@ -191,52 +201,63 @@ def review_url(code, n, seat=None):
     return url if seat is None else f"{url}&as={seat}"
 
 
-def review_context(game, n, seat, whole_page=True):
+def review_context(game, n, seat, whole_page=True, move_list=None):
     """Return the template context of the review of `game` at move `n` as `seat` saw it.
 
-    `whole_page` adds what the page shows around the board (the move list and
-    the summary); without it only the position fragment's data is made.
+    `whole_page` adds what the page shows around the board (the move list's
+    page holding move `n` and the summary); without it only the position
+    fragment's data is made, and the move list's page too when `move_list`.
     """
     summary = ensure_summary(game)
     total = summary["moves"]
     seats = list(game.seats.select_related("user"))
     user_names = {s.user_id: player_name(s.user) for s in seats}
     names = [user_names[s.user_id] for s in seats]
-    moves = list(game.moves.order_by("n")) if whole_page else None
-    state, current = state_at(game, n, moves)
-    lines = full_log(moves, names, state.deck, dealt_state(game)) if whole_page else []
-    if current is not None:
-        line = (
-            lines[n - 1]
-            if lines
-            else move_log(
-                game,
-                names,
-                state.deck,
-                1,
-                current.n + 1,
-                # A rent's amount needs the state it was charged in: from the checkpoint.
-                state_before=lambda: state_at(game, n - 1)[0],
-            )[0]
+    state, current = state_at(game, n)
+    first, last = move_page(n, total)
+    move_list = whole_page or move_list
+    lines = []
+    if move_list and total:
+        lines = log_page(
+            game,
+            names,
+            state.deck,
+            first,
+            last - first + 1,
+            state_before=lambda: state_after(game, first - 1),
         )
-    else:
+    if current is None:
         line = None
+    elif lines:
+        line = lines[n - first]
+    else:
+        line = move_log(
+            game,
+            names,
+            state.deck,
+            1,
+            current.n + 1,
+            # A rent's amount needs the state it was charged in: from the checkpoint.
+            state_before=lambda: state_after(game, n - 1),
+        )[0]
     context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
     analysis = Analysis.objects.filter(game=game).first()
     verdicts = verdicts_of(analysis)
     context["chart"] = chart(game.code, verdicts, names, n, total, seat)
-    wanted = verdicts if whole_page else {k: v for k, v in verdicts.items() if k == n}
-    marks = present_marks(game, wanted, names, state.deck, moves)
+    shown = (first, last) if move_list else (n, n)
+    wanted = {k: v for k, v in verdicts.items() if shown[0] <= k <= shown[1]}
+    marks = present_marks(game, wanted, names, state.deck)
     context["verdict"] = marks.get(n)
-    if whole_page:
-        code = game.code
+    code = game.code
+    if move_list:
         context["lines"] = [
-            dict(line, index=i, url=review_url(code, i, seat), verdict=marks.get(i))
-            for i, line in enumerate(lines, 1)
+            dict(line, url=review_url(code, line["index"], seat), verdict=marks.get(line["index"]))
+            for line in lines
         ]
+        context["move_page"] = move_page_context(code, first, last, total, seat)
+    if whole_page:
         context["analysis"] = analysis_status(game, analysis)
         context["decisions_table"] = [line for line in context["lines"] if line["verdict"]]
-        context["deal_url"] = review_url(code, 0, seat)
         context["perspectives"] = [
             {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
         ] + [
@@ -253,6 +274,19 @@ def review_context(game, n, seat, whole_page=True):
         context["export_url"] = reverse("games:export", args=[code])
         context["table_url"] = game.get_absolute_url()
     return context
+
+
+def move_page_context(code, first, last, total, seat):
+    """Return the move list's page: its bounds, and links to the pages either side (or None)."""
+    return {
+        "first": first,
+        "last": last,
+        "total": total,
+        "paged": (first, last) != (1, total),
+        "deal_url": review_url(code, 0, seat) if first == 1 else None,
+        "earlier_url": review_url(code, first - 1, seat) if first > 1 else None,
+        "later_url": review_url(code, last + 1, seat) if last < total else None,
+    }
 
 
 def position_context(code, n, total, seat, table, line):
@@ -412,16 +446,20 @@ def chart(code, verdicts, names, n, total, seat):
     }
 
 
-def present_marks(game, verdicts, names, deck, moves=None):
-    """Return {n: template data} of `verdicts`: chances, loss, mark and the engine's move in words."""
+def present_marks(game, verdicts, names, deck):
+    """Return {n: template data} of `verdicts`: chances, loss, mark and the engine's move in words.
+
+    Only the moves from the first verdict's to the last one's are told again.
+    """
     if not verdicts:
         return {}
     better = {n: v["best"] for n, v in verdicts.items() if v["best"] is not None}
     told = {}
     if better:
-        if moves is None:
-            moves = list(game.moves.order_by("n")[: max(better)])
-        told = tell_alternatives(moves, names, deck, dealt_state(game), better)
+        first = min(better)
+        told = tell_alternatives(
+            game, names, deck, first, max(better), lambda: state_after(game, first - 1), better
+        )
     found = {}
     for n, verdict in verdicts.items():
         mover = verdict["seat"]

@@ -1,4 +1,4 @@
-"""The last moves of a game in words, built from the move log and public card data.
+"""A game's moves in words (its last ones, or a page of them), from the move log and public card data.
 
 Nothing new is stored: a sentence is made from the move's JSON, the card
 kinds of its public card ids and, for answers, the action being answered
@@ -40,6 +40,10 @@ from games.table.memo import Memo
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
 
 
+# Moves that answer the latest action played: told with that action (see _Teller._accept).
+ANSWERS = ("accept", "just_say_no", "transfer")
+
+
 def move_log(game, names, deck, length=15, before=None, keep=None, state_before=None):
     """Return the last `length` moves of `game` in words, oldest first (see `_Teller.line`).
 
@@ -55,38 +59,93 @@ def move_log(game, names, deck, length=15, before=None, keep=None, state_before=
     if before is not None:
         window = window.filter(n__lt=before)
     moves = list(window[:length])[::-1]
+    return _tell(game, names, deck, moves, keep, state_before, last=before is None)
+
+
+# A long log is shown a page of this many moves at a time (the review's move list, the log
+# page). Most games fit on one page; a game made long on purpose (wild switches are unlimited,
+# docs/rules.md section 2) costs a page a request, as a short one does.
+MOVES_PER_PAGE = 500
+
+
+def move_page(n, total):
+    """Return (first, last), the positions of the page of a log of `total` moves holding move `n`."""
+    first = (max(n, 1) - 1) // MOVES_PER_PAGE * MOVES_PER_PAGE + 1
+    return first, min(total, first + MOVES_PER_PAGE - 1)
+
+
+def log_page(game, names, deck, first, count, state_before=None):
+    """Return `count` moves of `game` in words from its `first` (1: the first move), oldest first.
+
+    Moves are numbered by their position in the log, as the review numbers
+    them. With `state_before`, a function returning the engine state just
+    before the page's first move (a finished game's checkpoint), the page is
+    told as full_log tells the whole log; without it, as move_log tells one.
+    Either way only the page's moves are read and told, and a few more when
+    the page opens on answers to an action played before it: a page costs
+    the same on the first move of a game as on its ten-thousandth.
+    """
+    rows = list(game.moves.order_by("n")[first - 1 : first + count])
+    for index, m in enumerate(rows, first):
+        m.index = index
+    return _tell(
+        game, names, deck, rows[:count], None, state_before, last=len(rows) <= count, follow=True
+    )
+
+
+def _tell(game, names, deck, moves, keep, state_before, last, follow=False):
+    """Return the lines of `moves` (consecutive Move rows, in order); see move_log and log_page.
+
+    `last` says that `moves` end with the game's latest; `follow` that the
+    state from `state_before` is followed from the first move (not only from
+    the first rent's).
+    """
     if not moves:
         return []
-    # Answers need the action they answer: start telling from the latest play before the window.
-    start = game.moves.filter(n__lt=moves[0].n, move__kind="play").order_by("-n").first()
     teller = _Teller(names, deck)
     if keep is not None:
         keep.append(teller)
-    earlier = []
-    if start is not None:
-        earlier = list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
+    earlier = _answered(game, moves)
     told = earlier + moves
     rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
-    if before is None and rents:
+    if last and rents:
         # The rent waiting for answers now says its amount in the game's state.
         pending = _pending_rent(game)
-        last = told[rents[-1]]
-        if pending and pending[0] == last.move["card"]:
-            teller.amounts[last.n] = pending[1]
+        newest = told[rents[-1]]
+        if pending and pending[0] == newest.move["card"]:
+            teller.amounts[newest.n] = pending[1]
             rents.pop()
-    first = rents[0] if rents else None
+    first = len(earlier) if follow and state_before is not None else rents[0] if rents else None
     lines = []
     for i, m in enumerate(told):
         if i == first:
-            if i == len(earlier) and state_before is not None:
-                teller.state = state_before()
-            else:
+            if state_before is None:
                 teller.state = _state_before(game, told, i)
+            else:
+                state = state_before()
+                teller.state = None if state is None else _advance(state, told[len(earlier) : i])
         if i < len(earlier):
             teller.tell(m.seat, m.move)
         else:
             lines.append(teller.line(m))
     return lines
+
+
+def _answered(game, moves):
+    """Return the Move rows from the latest play before `moves` to them, if `moves` need it.
+
+    Answers are told with the action they answer; when `moves` (consecutive
+    rows) open on answers to an action played before them, the teller is told
+    that action first. Answers follow their action at once, so this reads
+    only the chain's few moves, wherever the rows are in the log.
+    """
+    played = next((i for i, m in enumerate(moves) if m.move.get("kind") == "play"), len(moves))
+    if not any(m.move.get("kind") in ANSWERS for m in moves[:played]):
+        return []
+    start = game.moves.filter(n__lt=moves[0].n, move__kind="play").order_by("-n").first()
+    if start is None:
+        return []
+    return list(game.moves.filter(n__gte=start.n, n__lt=moves[0].n).order_by("n"))
 
 
 def _pending_rent(game):
@@ -241,15 +300,22 @@ def full_log(moves, names, deck, dealt=None):
     return [teller.line(m) for m in moves]
 
 
-def tell_alternatives(moves, names, deck, dealt, alternatives):
-    """Return {n: sentence} for `alternatives`, {n: move JSON} of moves n could have been.
+def tell_alternatives(game, names, deck, first, last, state_before, alternatives):
+    """Return {index: sentence} for `alternatives`, {index: move JSON} of moves that could have been.
 
-    Each is told as if made instead of move n (by its seat, in the position before it),
-    with the same words as the log; `moves` is the whole log in order, `dealt` as for full_log.
+    Each is told as if made instead of the move at that position in the log
+    (by its seat, in the position before it), with the same words as the log.
+    Only the moves from `first` to `last` (positions, from 1) are read and
+    told, with the state `state_before()` returns for the position before
+    `first` (a finished game's checkpoint).
     """
-    teller = _Teller(names, deck, dealt)
+    rows = list(game.moves.order_by("n")[first - 1 : last])
+    teller = _Teller(names, deck)
+    for m in _answered(game, rows):
+        teller.tell(m.seat, m.move)
+    teller.state = state_before()
     told = {}
-    for index, m in enumerate(moves, 1):
+    for index, m in enumerate(rows, first):
         if index in alternatives:
             other = teller.copy()
             if teller.state is not None:

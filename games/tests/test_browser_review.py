@@ -87,3 +87,42 @@ def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
     assert shown_move(page) in (paused, paused + 1)  # at most the request in flight lands
     assert errors == []
     page.context.close()
+
+
+@pytest.fixture
+def short_pages(monkeypatch):
+    """Pages of 20 moves in the move list; set before the live server forks, which keeps it."""
+    from games.table import log
+
+    monkeypatch.setattr(log, "MOVES_PER_PAGE", 20)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_move_list_follows_a_step_onto_another_page(
+    short_pages, live_asgi_server, browser, screenshot_dir, alice, bob
+):
+    game = stored_game([alice, bob], seed=9)
+    assert game.moves.count() > 41
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=20"
+    )
+    page.wait_for_selector('#review-position[data-move="20"]')
+    assert page.get_attribute("#review-move-list", "data-first") == "1"
+
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#review-move-list[data-first="21"]')
+    assert page.get_attribute(".move-list li.current", "data-move") == "21"
+    assert page.locator(".move-list li").count() == 20
+    expect(page.locator(".move-pages")).to_contain_text("Moves 21 to 40 of")
+    screenshot(page, path=screenshot_dir / "review-second-page.png", full_page=True)
+
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#review-move-list[data-first="1"]')
+    assert page.get_attribute(".move-list li.current", "data-move") == "20"
+
+    page.click(".move-pages a:has-text('Later moves')")
+    page.wait_for_selector('#review-position[data-move="21"]')
+    page.wait_for_selector('#review-move-list[data-first="21"]')
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=21")
+    assert errors == []
+    page.context.close()

@@ -1,7 +1,8 @@
 // Full Set: the review of a finished game. The page works without this file
 // (its links load each position); this file adds
 //  - the keys: left and right arrows for the previous and next move, Home and End,
-//  - the highlighted move in the list, following the position htmx swapped in,
+//  - the highlighted move in the list, following the position htmx swapped in (and the
+//    page of the list shown, for a long game's),
 //  - autoplay at a chosen speed,
 //  - the position stepped to, read out in words (#review-announcer), with the
 //    analysis' verdict on its move when there is one,
@@ -99,6 +100,13 @@
       }
     });
   }
+
+  // A long game's move list shows one page of it: each request says which page is shown, so
+  // that a step off it brings the page of the new position too (games/views.py, review).
+  document.addEventListener("htmx:configRequest", function (event) {
+    const list = document.getElementById("review-move-list");
+    if (list) event.detail.headers["Review-Move-Page"] = list.dataset.first;
+  });
 
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("htmx:afterSettle", highlight);
