@@ -182,19 +182,23 @@ def analyse_next(now=None, worker=None, seconds=None):
 
 
 def work_on(analysis, seconds):
-    """Judge the next decisions of `analysis` for about `seconds`; save what was found."""
+    """Judge the next decisions of `analysis` for about `seconds`; save what was found.
+
+    Once the game's ANALYSIS_SECONDS_PER_GAME are spent its analysis is done,
+    with the decisions judged so far (the first ones) and the rest unjudged.
+    """
     game = analysis.game
     wanted = decisions_to_judge(game)
     todo = [n for n in wanted if n > analysis.reached]
     verdicts = dict(analysis.verdicts)
     reached, judged = analysis.reached, analysis.judged
     spent = 0.0
-    if todo:
+    left = max(0.0, settings.ANALYSIS_SECONDS_PER_GAME - analysis.seconds)
+    if todo and left:
         moves = [
             (seat, rules.Move.from_json(move))
             for seat, move in game.moves.order_by("n").values_list("seat", "move")
         ]
-        left = max(0.0, settings.ANALYSIS_SECONDS_PER_GAME - analysis.seconds)
         per_decision = min(settings.ANALYSIS_SECONDS_PER_DECISION, left / len(todo))
         heard = []
 
@@ -214,13 +218,16 @@ def work_on(analysis, seconds):
             game.code,
             seconds=per_decision,
             on_verdict=keep,
-            stop_after=seconds,
+            stop_after=min(seconds, left),
         )
         spent = time.perf_counter() - start
         if heard:
             reached = heard[-1]
             judged += len(heard)
-    done = not todo or reached >= todo[-1]
+    # The game's time is a bound, not a share: a game made as long as its players liked (wild
+    # switches are unlimited) is judged as far as its time goes, and the queue moves on.
+    out_of_time = analysis.seconds + spent >= settings.ANALYSIS_SECONDS_PER_GAME
+    done = not todo or reached >= todo[-1] or out_of_time
     Analysis.objects.filter(pk=analysis.pk).update(
         status=Analysis.Status.DONE if done else Analysis.Status.RUNNING,
         decisions=len(wanted),

@@ -139,3 +139,29 @@ def test_it_analyses_games_of_many_players_in_either_edition(alice, bob, count, 
     (verdict,) = analysis.verdicts.values()
     assert len(verdict["chances"]) == count
     assert sum(verdict["chances"]) == pytest.approx(1, abs=0.01)
+
+
+def test_a_game_s_time_bounds_its_analysis_however_long_the_game(client, settings, alice, bob):
+    # Wild switches are unlimited: a game can be made long enough to hold a worker for hours
+    # at one deal a decision. Its time is spent, then its analysis is done with what it found.
+    settings.ANALYSIS_SECONDS_PER_GAME = 0.3
+    game = stored_game([alice, bob], seed=3)
+    wanted = decisions_to_judge(game)
+
+    run_to_the_end()
+
+    analysis = Analysis.objects.get(game=game)
+    assert analysis.status == Analysis.Status.DONE and analysis.finished_at is not None
+    assert 0 < analysis.judged < len(wanted) == analysis.decisions
+    assert analysis.reached < wanted[-1]  # the first decisions, in order; none after
+    assert analysis.verdicts and {int(n) for n in analysis.verdicts} <= set(
+        wanted[: analysis.judged]
+    )
+    # No decision is begun past the bound (one begun before it may run on past it).
+    assert analysis.seconds < 0.3 + 1
+    client.force_login(alice)
+    html = client.get(f"/games/{game.code}/review/").content.decode()
+    assert (
+        f"Analysed: the first {analysis.judged} of {len(wanted)} decisions judged, each from its "
+        "player's own view; this game's time for analysis ran out before the others." in html
+    )
