@@ -362,6 +362,9 @@ MARK_NAMES = {
 }
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 160, 8
+# A long game's chart draws one decision for each of this many equal spans of its moves.
+CHART_MOST_POINTS = 200
+MARK_WEIGHTS = {"inaccuracy": 1, "mistake": 2, "blunder": 3}
 
 
 def verdicts_of(analysis):
@@ -389,11 +392,32 @@ def percent(chance):
     return round(100 * chance)
 
 
+def charted(verdicts, n, total):
+    """Return the move numbers of the decisions the chart draws, in order.
+
+    Every one judged, up to CHART_MOST_POINTS; beyond, a game's moves are cut
+    into that many equal spans and each span's worst-marked decision (its
+    first of the worst) is drawn, and decision `n` too: a point a few pixels
+    wide, whatever the game's length.
+    """
+    if len(verdicts) <= CHART_MOST_POINTS:
+        return sorted(verdicts)
+    worst = {}
+    for i in sorted(verdicts):
+        span = (i - 1) * CHART_MOST_POINTS // max(total, 1)
+        kept = worst.get(span)
+        weight = MARK_WEIGHTS.get(verdicts[i]["mark"], 0)
+        if kept is None or weight > MARK_WEIGHTS.get(verdicts[kept]["mark"], 0):
+            worst[span] = i
+    return sorted(set(worst.values()) | ({n} & verdicts.keys()))
+
+
 def chart(code, verdicts, names, n, total, seat):
-    """Return the data of the win-chance chart: a line per player, a point per decision judged.
+    """Return the data of the win-chance chart: a line per player, a point per decision drawn.
 
     Each decision's point is the win chance every player had after its move, as
-    the deciding seat estimated it from its own view.
+    the deciding seat estimated it from its own view. A long game's chart draws
+    some of its decisions (`charted`).
     """
     if not verdicts:
         return None
@@ -408,7 +432,7 @@ def chart(code, verdicts, names, n, total, seat):
     count = len(names)
     lines = [[(x(0), y(1 / count))] for _ in names]
     decisions = []
-    for i in sorted(verdicts):
+    for i in charted(verdicts, n, total):
         verdict = verdicts[i]
         points = []
         for p, chance in enumerate(verdict["chances"][:count]):

@@ -231,3 +231,36 @@ def test_an_analysed_page_marks_only_its_own_decisions(client, alice, long_game,
         if count:
             words = f"{count} blunder{'s' if count > 1 else ''}, average loss 30.0 points"
             assert f"<strong>{name}</strong>: {words}" in html
+
+
+def test_a_long_game_s_chart_draws_the_worst_decision_of_each_span(
+    client, alice, long_game, monkeypatch
+):
+    monkeypatch.setattr(reviews, "CHART_MOST_POINTS", 10)
+    rows = list(long_game.moves.order_by("n"))
+    total = len(rows)
+    worst = {7: "blunder", total // 2: "mistake", total: "inaccuracy"}
+    verdicts = {
+        str(i): {
+            "seat": m.seat,
+            "mark": worst.get(i, ""),
+            "loss": 1.0,
+            "chances": [0.2, 0.4, 0.4],
+            "best": None,
+            "best_chance": 0.5,
+        }
+        for i, m in enumerate(rows, 1)
+    }
+    Analysis.objects.create(game=long_game, status=Analysis.Status.DONE, verdicts=verdicts)
+    client.force_login(alice)
+    url = reverse("games:review", args=[long_game.code])
+
+    html = client.get(f"{url}?move=30", headers={"HX-Request": "true"}).content.decode()
+
+    chart = html[html.index('<figure class="win-chart">') : html.index("</figure>")]
+    drawn = [int(n) for n in re.findall(r'<a href="[^"]*\?move=(\d+)"', chart)]
+    assert len(drawn) == 11 and drawn == sorted(drawn)  # a point a span, and the position's
+    assert set(worst) | {30} <= set(drawn)
+    assert 'class="point current"' in chart
+    for line in re.findall(r'points="([^"]*)"', chart):
+        assert len(line.split()) == 12  # the deal's, then the points drawn
