@@ -17,6 +17,7 @@ from config.statements import insert, joined, save_fields
 from games import rules
 from games.models.notification import Notification
 from games.models.signals import game_ending, move_committed
+from games.rules.cards import RENT
 from games.rules.state import PLAY, RESPOND
 
 CODE_ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"
@@ -431,6 +432,10 @@ class Game(models.Model):
         moved = [e for e in events if e["type"] == "move_wild"]
         if moved:
             row.details = {"from": moved[-1]["from"]}
+        charged = [e for e in events if e["type"] == "play" and e["effect"] == RENT]
+        if charged:
+            # Its log line tells the amount without the state it was charged in.
+            row.details = {"amount": charged[-1]["amount"]}
         insert(row)
         self.__dict__.setdefault("recorded", []).append(
             row
@@ -887,7 +892,8 @@ class Move(models.Model):
 
     move = models.JSONField()
     # What the move's log line tells that its JSON does not hold, public when it was made:
-    # a wild's colour before it was moved ({"from": colour}). None for most moves.
+    # a wild's colour before it was moved ({"from": colour}), a rent's amount ({"amount": M}).
+    # None for most moves.
     details = models.JSONField(null=True, blank=True, default=None)
     # Who chose the move: the player, or the site for them (docs/rules.md section 11).
     cause = models.CharField(max_length=8, choices=Cause, blank=True, default=Cause.PLAYER)

@@ -4,15 +4,15 @@ Nothing new is stored: a sentence is made from the move's JSON, the card
 kinds of its public card ids and, for answers, the action being answered
 (the latest "play" move before it). The cards of a discard to the bottom of
 the draw pile stay secret: only their number is told. A rent's amount
-depends on the position it was charged in: it is read from the engine state
-before the rent, kept from the table's earlier versions or replayed. The
-colour a wild was moved from is kept with its move (Move.details).
+depends on the position it was charged in: it is kept with its move
+(Move.details), as the colour a wild was moved from is. The rents of games
+played before amounts were kept are told from the engine state before the
+rent: a review's checkpoint, the table's earlier versions, or a replay.
 """
 
 from copy import copy
 
-from django.db.models import Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Subquery
 from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
@@ -54,11 +54,14 @@ def move_log(game, names, deck, length=15, before=None, keep=None, state_before=
     for a caller that has it cheaper than a replay from the deal (a review,
     from its checkpoint); it is called only if a rent needs it.
     """
-    # Numbered as the review numbers them: by position in the log (move numbers `n` may skip).
-    window = game.moves.annotate(index=Window(RowNumber(), order_by="n")).order_by("-n")
-    if before is not None:
-        window = window.filter(n__lt=before)
-    moves = list(window[:length])[::-1]
+    # Numbered as the review numbers them: by position in the log (move numbers `n` may skip),
+    # from the count of the moves up to them (an index's count, not a number for every move).
+    told = game.moves.all() if before is None else game.moves.filter(n__lt=before)
+    count = told.order_by().values("game").annotate(count=Count("pk")).values("count")
+    moves = list(told.annotate(count=Subquery(count)).order_by("-n")[:length])[::-1]
+    if moves:
+        for index, m in enumerate(moves, moves[0].count - len(moves) + 1):
+            m.index = index
     return _tell(game, names, deck, moves, keep, state_before, last=before is None)
 
 
@@ -107,7 +110,7 @@ def _tell(game, names, deck, moves, keep, state_before, last, follow=False):
         keep.append(teller)
     earlier = _answered(game, moves)
     told = earlier + moves
-    rents = [i for i, m in enumerate(moves, len(earlier)) if _is_rent(m.move, deck)]
+    rents = [i for i, m in enumerate(moves, len(earlier)) if _needs_state(m, deck)]
     if last and rents:
         # The rent waiting for answers now says its amount in the game's state.
         pending = _pending_rent(game)
@@ -154,6 +157,11 @@ def _pending_rent(game):
         return None
     pending = rules.GameState.from_json(game.snapshot).pending
     return (pending.card, pending.amount) if pending.effect == RENT else None
+
+
+def _needs_state(m, deck):
+    """Whether Move row `m` is a rent whose amount was not kept with it (older games' rents)."""
+    return _is_rent(m.move, deck) and "amount" not in (m.details or {})
 
 
 def _is_rent(move, deck):
@@ -277,7 +285,7 @@ def _continued(game, names, deck, length):
     if rows and lines and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
-    rents = [m for m in rows if _is_rent(m.move, deck)]
+    rents = [m for m in rows if _needs_state(m, deck)]
     if rents:
         pending = _pending_rent(game)
         if len(rents) > 1 or pending is None or pending[0] != rents[0].move["card"]:
@@ -364,8 +372,9 @@ class _Teller:
         A row numbered by its position in the log (`index`, as the review numbers moves)
         keeps that number.
         """
-        kept = (getattr(m, "details", None) or {}).get("from")
-        text = self.tell(m.seat, m.move, self.amounts.get(m.n), kept)
+        details = getattr(m, "details", None) or {}
+        amount = self.amounts.get(m.n, details.get("amount"))
+        text = self.tell(m.seat, m.move, amount, details.get("from"))
         if m.move.get("kind") == "resign" and m.cause == Move.Cause.ABSENT:
             # The site counted an absent player out: the others had resigned (Game._settle).
             text = _("%(player)s was counted out, absent when the others had resigned") % {

@@ -305,9 +305,9 @@ def test_it_tells_the_rent_of_a_real_game_on_the_table_and_the_whole_log(
                 client.get(table)
 
     with monkeypatch.context() as patch:
-        if drawn_every_move:
-            # A table drawn at every version knows the state before the rent: no replay.
-            patch.setattr(rules, "new_game", lambda *args: pytest.fail("replayed"))
+        # The rent's amount is kept with its move: drawn at every version or cold, no
+        # table replays the log to tell it (a long game's would cost seconds).
+        patch.setattr(rules, "new_game", lambda *args: pytest.fail("replayed"))
         amount = play_until_rent(game, random.Random(8), render)
         with translation.override("en"):
             page = html.unescape(client.get(table).content.decode())
@@ -317,6 +317,13 @@ def test_it_tells_the_rent_of_a_real_game_on_the_table_and_the_whole_log(
     sentence = re.search(r"(alice|bob) charged (everyone|alice|bob) (\d+)M \w[\w ]* rent", page)
     assert sentence and int(sentence.group(3)) == amount, page[page.index('id="log"') :]
     assert sentence.group(0) in whole
+    deck = game.state().deck
+    rents = [
+        m
+        for m in game.moves.all()
+        if m.move["kind"] == "play" and deck[m.move["card"]].effect == "rent"
+    ]
+    assert rents[0].details == {"amount": amount}
 
 
 @pytest.mark.django_db
