@@ -40,10 +40,14 @@ class AnalysisRefused(Exception):
     """An analysis that cannot be asked for; the message says why."""
 
 
-def decisions_to_judge(game):
-    """Return the move numbers of `game` that its people chose themselves."""
+def decisions_to_judge(game, rows=None):
+    """Return the move numbers of `game` that its people chose themselves.
+
+    `rows`, (seat, cause, move JSON) of every move in order, when the caller read them.
+    """
     people = set(game.seats.filter(user__bot_level="").values_list("position", flat=True))
-    rows = game.moves.order_by("n").values_list("seat", "cause", "move")
+    if rows is None:
+        rows = game.moves.order_by("n").values_list("seat", "cause", "move")
     return [
         n
         for n, (seat, cause, move) in enumerate(rows, 1)
@@ -187,18 +191,18 @@ def work_on(analysis, seconds):
     Once the game's ANALYSIS_SECONDS_PER_GAME are spent its analysis is done,
     with the decisions judged so far (the first ones) and the rest unjudged.
     """
+    # The round's time is all of it: a long game's log read and replayed to its next
+    # decision counts as its judging does.
+    start = time.perf_counter()
     game = analysis.game
-    wanted = decisions_to_judge(game)
+    rows = list(game.moves.order_by("n").values_list("seat", "cause", "move"))
+    wanted = decisions_to_judge(game, rows)
     todo = [n for n in wanted if n > analysis.reached]
     verdicts = dict(analysis.verdicts)
     reached, judged = analysis.reached, analysis.judged
-    spent = 0.0
     left = max(0.0, settings.ANALYSIS_SECONDS_PER_GAME - analysis.seconds)
     if todo and left:
-        moves = [
-            (seat, rules.Move.from_json(move))
-            for seat, move in game.moves.order_by("n").values_list("seat", "move")
-        ]
+        moves = [(seat, rules.Move.from_json(move)) for seat, _cause, move in rows]
         per_decision = min(settings.ANALYSIS_SECONDS_PER_DECISION, left / len(todo))
         heard = []
 
@@ -207,7 +211,6 @@ def work_on(analysis, seconds):
             if verdict is not None:
                 verdicts[str(n)] = verdict
 
-        start = time.perf_counter()
         players = list(game.seats.order_by("position").values_list("user_id", flat=True))
         analyse(
             players,
@@ -218,14 +221,14 @@ def work_on(analysis, seconds):
             game.code,
             seconds=per_decision,
             on_verdict=keep,
-            stop_after=min(seconds, left),
+            stop_after=min(seconds, left) - (time.perf_counter() - start),
         )
-        spent = time.perf_counter() - start
         if heard:
             reached = heard[-1]
             judged += len(heard)
     # The game's time is a bound, not a share: a game made as long as its players liked (wild
     # switches are unlimited) is judged as far as its time goes, and the queue moves on.
+    spent = time.perf_counter() - start
     out_of_time = analysis.seconds + spent >= settings.ANALYSIS_SECONDS_PER_GAME
     done = not todo or reached >= todo[-1] or out_of_time
     Analysis.objects.filter(pk=analysis.pk).update(

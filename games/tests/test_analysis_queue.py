@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def small_budget(settings):
     settings.ANALYSIS_SECONDS_PER_DECISION = 0.002
-    settings.ANALYSIS_SECONDS_PER_GAME = 5
+    settings.ANALYSIS_SECONDS_PER_GAME = 60  # a bound no test game reaches (a busy machine)
 
 
 def run_to_the_end(worker="w1", slices=500):
