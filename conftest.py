@@ -149,15 +149,17 @@ def as_fast_as_a_test_likes(settings, monkeypatch):
 @pytest.fixture(autouse=True)
 def empty_cache():
     """Start every test with empty caches: the login throttle's counts, the sockets' slots,
-    the moves posted a second, the lobby's list (a process reuses it for up to a second)."""
+    the moves posted or sent a second, the lobby's list (a process reuses it for up to a second)."""
     from channels.layers import channel_layers
     from django.core.cache import cache
 
+    from games.live.moves import SOCKET_MOVES
     from games.views import MOVES_POSTED
     from lobby.consumers import HUB, LISTING
 
     cache.clear()
     MOVES_POSTED.windows.clear()
+    SOCKET_MOVES.windows.clear()
     LISTING.forget()
     # Each async test has an event loop of its own; the lobby hub's task lives on the loop
     # of the test that started it, and the Redis layer's locks on the loop that first took

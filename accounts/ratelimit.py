@@ -8,8 +8,8 @@ Who counts here:
   counts);
 - games/chat/messages.py: chat messages per user (`Limiter.take`, a sliding
   window, failing open);
-- games/live/moves.py: moves per socket (`SlidingWindow`, in the socket's own
-  memory);
+- games/live/moves.py: moves sent over sockets per user (`SlidingWindows`, in
+  the process's memory, shared by the user's sockets there);
 - games/views.py: moves posted per user (`SlidingWindows`, in the process's
   memory: a flood spread over N processes gets N times the bound, still a bound).
 
@@ -30,7 +30,7 @@ moment may both pass. The bound is for floods, not for one hit more.
 
 Where the counts live: a `Limiter`'s in the shared cache (Redis in
 production, so that every server process sees the same counts); a
-`SlidingWindow`'s in the object that holds it (a socket's, in its process).
+`SlidingWindows`' in the process's memory.
 Keys that hold what a user typed (a username, an email address) are hashed
 (`hashed_key`): a cache key must not hold just any character.
 

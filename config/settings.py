@@ -274,7 +274,8 @@ else:
 # with `serve --proxy-headers`; without it everyone shares the proxy's.
 SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
 SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
-# How many moves one game socket may send in a second (games/live/moves.py; 0: no bound).
+# How many moves one user's game sockets, together, may send in a second to one server
+# process (games/live/moves.py; 0: no bound).
 SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
 # How many moves one user may post in a second to one server process (games/views.py;
 # 0: no bound); more are answered 429.

@@ -15,10 +15,10 @@ a session that ended (a logout, a password changed elsewhere) makes no move,
 and its socket is closed with SESSION_ENDED at once.
 
 A hostile page may send anything: a message over MAX_MESSAGE_CHARS, not JSON
-or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a socket's
-messages are dropped before they cost a query (a sliding window in the
-socket's memory, accounts/ratelimit.py), and the refusal is told once per
-flood.
+or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a user's
+messages are dropped before they cost a query (a sliding window per user in
+the process's memory, shared by all of the user's sockets there,
+accounts/ratelimit.py), and the refusal is told once per flood on each socket.
 """
 
 import json
@@ -33,7 +33,7 @@ from django.utils import translation
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
-from accounts.ratelimit import Rate, SlidingWindow
+from accounts.ratelimit import Rate, SlidingWindows
 from config.middleware import database_unavailable_message
 from games import rules
 from games.live.sockets import SESSION_ENDED, session_lasts
@@ -45,11 +45,14 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 8 * 1024
 
+# Messages sent by each user over their sockets in this process (SOCKET_MOVES_PER_SECOND):
+# a user's sockets (up to SOCKETS_PER_USER) share one bound, as their posted moves do.
+SOCKET_MOVES = SlidingWindows()
+
 
 class SocketMoves:
     flashed = False  # the page's flash shows a refusal, to be emptied by the next move made
     throttled = False  # the refusal of this flood was told
-    recent = None
     # (game id, seat position) of this socket's user, kept once the game has started: until
     # then the seat may be left, taken by another or renumbered (Game.start closes the gaps).
     mover = None
@@ -80,9 +83,8 @@ class SocketMoves:
         bound = settings.SOCKET_MOVES_PER_SECOND
         if not bound:
             return False
-        if self.recent is None:
-            self.recent = SlidingWindow(Rate(bound, 1))
-        if not self.recent.take(monotonic()):
+        who = self.user.pk or id(self)  # a spectator not logged in: this socket
+        if not SOCKET_MOVES.take(who, Rate(bound, 1), monotonic()):
             if not self.throttled:
                 self.throttled = True
                 with translation.override(self.language()):

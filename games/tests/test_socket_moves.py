@@ -231,6 +231,38 @@ async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice
     assert await snapshot(table_game) == before
 
 
+async def test_a_user_s_sockets_share_one_bound(table_game, bob, settings, monkeypatch):
+    # A user may hold a dozen sockets (SOCKETS_PER_USER): one bound for all, not one each.
+    settings.SOCKET_MOVES_PER_SECOND = 4
+    clock = [100.0]
+    read = []
+
+    def monotonic():
+        read.append(clock[0])
+        return clock[0]
+
+    monkeypatch.setattr(socket_moves, "monotonic", monotonic)
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    sockets = await opened(table_game, bob, bob, bob)
+    try:
+        for socket in sockets:
+            for _ in range(2):
+                await send_move(socket, table_game, version=before[1], kind="end")
+        while len(read) < 6:
+            await asyncio.sleep(0.01)
+        answers = [[await receive(socket) for _ in range(2)] for socket in sockets]
+    finally:
+        await close(sockets)
+
+    told = [html for pair in answers for html in pair]
+    # Four taken in, whichever socket sent them (each socket takes its own in its turn); the
+    # two over the bound refused, each told on its socket.
+    assert sum("It is not your turn." in html for html in told) == 4
+    assert sum("Too many moves at once" in html for html in told) == 2
+    assert await snapshot(table_game) == before
+
+
 @pytest.mark.parametrize(
     "message",
     [
