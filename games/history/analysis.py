@@ -22,7 +22,8 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import F, Q
+from django.db.models import F, Min, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext
 
@@ -125,19 +126,12 @@ def claim(worker, now=None):
     """
     now = now or timezone.now()
     running = Analysis.objects.filter(status=Analysis.Status.RUNNING)
-    # The game's host, not its row: a game's snapshot is no part of choosing.
-    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).annotate(
-        host_id=F("game__host_id")
-    )
     choices = [
         running.filter(worker=worker).order_by("requested_at", "pk")[:5],
         running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)).order_by(
             "requested_at", "pk"
         )[:5],
-        sorted(
-            queued.order_by("requested_at", "pk")[:FAIR_AMONG],
-            key=lambda found: _turns.last_served(_owner(found)),
-        ),
+        sorted(_firsts_queued(), key=lambda found: _turns.last_served(_owner(found))),
     ]
     for choice in choices:
         for found in choice:
@@ -160,6 +154,23 @@ _turns = TakingTurns()
 
 def _owner(analysis):
     return analysis.requested_by_id or analysis.host_id
+
+
+def _firsts_queued():
+    """Return the oldest queued analysis of each of the FAIR_AMONG owners queued longest ago.
+
+    An owner's many queued games take one place among the choices, not all of
+    them: a claim serves every owner waiting in turn.
+    """
+    # The game's host, not its row: a game's snapshot is no part of choosing.
+    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).annotate(
+        host_id=F("game__host_id"), owner=Coalesce("requested_by_id", "game__host_id")
+    )
+    firsts = queued.values("owner").annotate(first=Min("requested_at")).order_by("first", "owner")
+    chosen = Q(pk__in=[])
+    for found in firsts[:FAIR_AMONG]:
+        chosen |= Q(owner=found["owner"], requested_at=found["first"])
+    return queued.filter(chosen).order_by("requested_at", "pk")
 
 
 def analyse_next(now=None, worker=None, seconds=None):

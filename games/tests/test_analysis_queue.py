@@ -80,6 +80,24 @@ def test_it_serves_each_owner_in_turn_not_the_oldest_first(alice, bob, charlie, 
     assert order == [hers[0].pk, his.pk, hers[1].pk, hers[2].pk]
 
 
+def test_one_owner_s_many_queued_games_take_one_place_among_the_choices(
+    alice, bob, charlie, monkeypatch
+):
+    # More of alice's games queued than a claim chooses among: charlie's, queued last,
+    # is still served second, not after all of hers.
+    monkeypatch.setattr(analysis_module, "_turns", TakingTurns())
+    monkeypatch.setattr(analysis_module, "FAIR_AMONG", 2)
+    hers = [stored_game([alice, bob], seed=seed) for seed in (3, 2, 5, 6)]
+    his = stored_game([charlie, bob], seed=4)
+    for n, game in enumerate([*hers, his]):
+        Game.objects.filter(pk=game.pk).update(ended_at=timezone.now() + timedelta(seconds=n))
+    queue_finished_games(timezone.now() + timedelta(seconds=6))
+
+    order = [claim(f"w{n}").game_id for n in range(5)]
+
+    assert order == [hers[0].pk, his.pk, hers[1].pk, hers[2].pk, hers[3].pk]
+
+
 def test_it_goes_on_after_a_restart_from_the_last_decision_saved(alice, bob):
     game = stored_game([alice, bob], seed=3)
     analyse_next(worker="w1", seconds=0)
@@ -144,7 +162,7 @@ def test_it_analyses_games_of_many_players_in_either_edition(alice, bob, count, 
 def test_a_game_s_time_bounds_its_analysis_however_long_the_game(client, settings, alice, bob):
     # Wild switches are unlimited: a game can be made long enough to hold a worker for hours
     # at one deal a decision. Its time is spent, then its analysis is done with what it found.
-    settings.ANALYSIS_SECONDS_PER_GAME = 0.3
+    settings.ANALYSIS_SECONDS_PER_GAME = 0.05  # a few decisions' time, on any machine
     game = stored_game([alice, bob], seed=3)
     wanted = decisions_to_judge(game)
 
@@ -158,7 +176,7 @@ def test_a_game_s_time_bounds_its_analysis_however_long_the_game(client, setting
         wanted[: analysis.judged]
     )
     # No decision is begun past the bound (one begun before it may run on past it).
-    assert analysis.seconds < 0.3 + 1
+    assert analysis.seconds < 0.05 + 1
     client.force_login(alice)
     html = client.get(f"/games/{game.code}/review/").content.decode()
     assert (
