@@ -420,7 +420,8 @@ def review(request, code):
     response = render(request, "games/review.html#position", context)
     if other_page:
         context["oob"] = True
-        response.write(render_to_string("games/review.html#move-list", context, request))
+        for part in ("move-list", "decisions"):
+            response.write(render_to_string(f"games/review.html#{part}", context, request))
     return response
 
 

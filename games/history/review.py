@@ -28,7 +28,7 @@ from games.models.signals import game_ending
 from games.rules.state import ABANDONED, RESIGNED
 from games.table.board import player_name
 from games.table.cardnames import colour_name, kind_name
-from games.table.log import log_page, move_log, move_page, tell_alternatives
+from games.table.log import log_page, move_page, tell_alternatives
 from games.table.presenting import no_winner_text, present
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,13 @@ def ensure_summary(game):
 
 def _replay(game, final):
     """Replay `game` from its log; return (summary, Checkpoint rows). `final` is its end."""
-    moves = [
-        (seat, rules.Move.from_json(move))
-        for seat, move in game.moves.order_by("n").values_list("seat", "move")
-    ]
+    try:
+        moves = [
+            (seat, rules.Move.from_json(move))
+            for seat, move in game.moves.order_by("n").values_list("seat", "move")
+        ]
+    except rules.IllegalMove as e:
+        raise Unreplayable(f"a move that is not one: {e}") from e
     summary, states = checkpoint_states(game.seed, game.options, moves, final)
     return summary, [Checkpoint(game=game, n=n, state=s) for n, s in states.items()]
 
@@ -118,8 +121,8 @@ def checkpoint_states(seed, options, moves, final, every=CHECKPOINT_EVERY):
             abandoned=final.end_reason == ABANDONED,
             on_position=keep,
         )
-    except rules.IllegalMove as e:
-        raise Unreplayable(str(e)) from e
+    except (rules.IllegalMove, ValueError, KeyError, IndexError, TypeError) as e:
+        raise Unreplayable(str(e)) from e  # a log set by hand (tests), or damaged
     end = states.pop("last").to_json()
     if end != final.to_json():
         raise Unreplayable("the replay ends elsewhere")
@@ -231,15 +234,8 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
     elif lines:
         line = lines[n - first]
     else:
-        line = move_log(
-            game,
-            names,
-            state.deck,
-            1,
-            current.n + 1,
-            # A rent's amount needs the state it was charged in: from the checkpoint.
-            state_before=lambda: state_after(game, n - 1),
-        )[0]
+        # Told as the move list tells it: from the checkpoint's state before it.
+        line = log_page(game, names, state.deck, n, 1, lambda: state_after(game, n - 1))[0]
     context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
     analysis = Analysis.objects.filter(game=game).first()
     verdicts = verdicts_of(analysis)
@@ -255,9 +251,11 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
             for line in lines
         ]
         context["move_page"] = move_page_context(code, first, last, total, seat)
+        # The judged decisions in words, of the list's page (the chart's text equivalent).
+        context["decisions_table"] = [line for line in context["lines"] if line["verdict"]]
+        context["analysed"] = bool(verdicts)
     if whole_page:
         context["analysis"] = analysis_status(game, analysis)
-        context["decisions_table"] = [line for line in context["lines"] if line["verdict"]]
         context["perspectives"] = [
             {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
         ] + [

@@ -120,9 +120,18 @@ def test_the_move_list_follows_a_step_onto_another_page(
     page.wait_for_selector('#review-move-list[data-first="1"]')
     assert page.get_attribute(".move-list li.current", "data-move") == "20"
 
-    page.click(".move-pages a:has-text('Later moves')")
+    page.focus(".move-pages a[data-page='later']")
+    page.keyboard.press("Enter")
     page.wait_for_selector('#review-position[data-move="21"]')
     page.wait_for_selector('#review-move-list[data-first="21"]')
     expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=21")
+    # The link used was replaced with its page: the focus is on the new page's own.
+    expect(page.locator(".move-pages a[data-page='later']")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#review-move-list[data-first="41"]')
+    expect(page.locator(".move-pages a[data-page='later']")).to_be_focused()
+    page.keyboard.press("Enter")  # onto the last page, which has no later one
+    page.wait_for_selector('#review-move-list[data-first="61"]')
+    expect(page.locator(".move-list li.current a")).to_be_focused()
     assert errors == []
     page.context.close()

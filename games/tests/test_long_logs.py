@@ -6,14 +6,20 @@ words as the whole log told from the deal; here pages are made short so that a s
 of a few hundred moves has many.
 """
 
+import random
 import re
+from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
+from games import rules
 from games.history import review as reviews
-from games.models import Analysis
+from games.models import Analysis, Game, Move, Seat
+from games.rules.bots import random_move
+from games.rules.engine import OVER
 from games.table import log
 from games.table.log import ANSWERS, dealt_state, full_log, log_page
 from games.tests.review_helpers import play_to_the_end, started_game, stored_game
@@ -154,7 +160,11 @@ def test_a_step_off_the_page_shown_brings_the_new_page_out_of_band(
     within = client.get(f"{url}?move=40", headers=htmx).content.decode()
     beyond = client.get(f"{url}?move=41&as=1", headers=htmx).content.decode()
 
+    no_header = client.get(f"{url}?move=41", headers={"HX-Request": "true"}).content.decode()
+
     assert 'data-move="40"' in within and "review-move-list" not in within
+    # Without the header (no review.js) the fragment is the position alone, as before.
+    assert 'data-move="41"' in no_header and "review-move-list" not in no_header
     assert beyond.lstrip().startswith('<section id="review-position"')
     assert (
         '<div id="review-move-list" class="review-move-list" data-first="41" hx-swap-oob="true">'
@@ -264,3 +274,115 @@ def test_a_long_game_s_chart_draws_the_worst_decision_of_each_span(
     assert 'class="point current"' in chart
     for line in re.findall(r'points="([^"]*)"', chart):
         assert len(line.split()) == 12  # the deal's, then the points drawn
+
+
+def test_a_step_onto_another_page_brings_that_page_s_judged_decisions(
+    client, alice, long_game, short_pages
+):
+    rows = list(long_game.moves.order_by("n"))
+    verdicts = {
+        str(i): {
+            "seat": rows[i - 1].seat,
+            "mark": "mistake",
+            "loss": 12.0,
+            "chances": [0.2, 0.4, 0.4],
+            "best": None,
+            "best_chance": 0.5,
+        }
+        for i in (25, 45)
+    }
+    Analysis.objects.create(game=long_game, status=Analysis.Status.DONE, verdicts=verdicts)
+    client.force_login(alice)
+    url = reverse("games:review", args=[long_game.code])
+    htmx = {"HX-Request": "true", "Review-Move-Page": "21"}
+
+    page = client.get(f"{url}?move=30").content.decode()
+    step = client.get(f"{url}?move=41", headers=htmx).content.decode()
+    empty = client.get(f"{url}?move=61", headers=htmx).content.decode()
+
+    def decisions(html):
+        part = html[html.index('<div id="review-decisions"') :]
+        return part, re.findall(r'\?move=(\d+)">\1</a>', part[: part.index("</details>")])
+
+    part, listed = decisions(page)
+    assert "Every judged decision of moves 21 to 40, in words" in part and listed == ["25"]
+    part, listed = decisions(step)
+    assert part.startswith('<div id="review-decisions" hx-swap-oob="true">')
+    assert "Every judged decision of moves 41 to 60, in words" in part and listed == ["45"]
+    part, listed = decisions(empty)
+    assert listed == [] and "No decision of these moves was judged." in part
+
+
+def test_a_step_tells_its_move_as_the_move_list_does(client, alice, long_game):
+    # An old game's wild moves keep no former colour: the line is told from the state.
+    every = whole_log(long_game)
+    assert not any((m.details or {}).get("from") for m in long_game.moves.all())
+    client.force_login(alice)
+    url = reverse("games:review", args=[long_game.code])
+
+    for n in range(1, 61):
+        with translation.override("en"):
+            response = client.get(f"{url}?move={n}", headers={"HX-Request": "true"})
+        assert response.context["current"]["text"] == every[n - 1]["text"], n
+
+
+def chain_with_a_resignation(users, seed):
+    """Return a finished game whose log has a resignation inside an answer chain.
+
+    Played by the engine with random moves, except that at the first action with two
+    or more targets waiting, one of them resigns before the others answer.
+    """
+    rng = random.Random(seed)
+    state = rules.new_game([user.id for user in users], seed)
+    moves, resigned = [], False
+    while state.phase != OVER and len(moves) < 2000:
+        waiting = rules.awaiting(state)
+        if not resigned and len(waiting) >= 2 and state.pending is not None:
+            seat, move, resigned = waiting[-1][0], rules.Move(rules.RESIGN), True
+        else:
+            seat = rng.choice(waiting)[0]
+            move = random_move(state, seat, rng)
+        rules.apply(state, seat, move)
+        moves.append((seat, move))
+    assert resigned and state.phase == OVER
+    start = timezone.now() - timedelta(hours=1)
+    game = Game.objects.create(
+        host=users[0],
+        seat_count=len(users),
+        seed=seed,
+        status=Game.Status.FINISHED,
+        snapshot=state.to_json(),
+        version=len(moves) + 1,
+        started_at=start,
+        ended_at=start + timedelta(seconds=len(moves)),
+        turn_number=state.turns,
+        end_reason=state.end_reason,
+    )
+    Seat.objects.bulk_create(Seat(game=game, user=u, position=p) for p, u in enumerate(users))
+    Move.objects.bulk_create(
+        Move(game=game, n=i, seat=seat, move=move.to_json(), created_at=start)
+        for i, (seat, move) in enumerate(moves, 1)
+    )
+    return game
+
+
+def test_a_page_opening_on_a_resignation_inside_a_chain_tells_the_answers_after_it(
+    alice, bob, charlie
+):
+    dave = get_user_model().objects.create_user("dave")
+    game = chain_with_a_resignation([alice, bob, charlie, dave], 5)
+    reviews.ensure_summary(game)
+    every = whole_log(game)
+    rows = list(game.moves.order_by("n"))
+    resigned = next(i for i, m in enumerate(rows, 1) if m.move["kind"] == "resign")
+    assert rows[resigned].move["kind"] in ANSWERS  # an answer after it, in the same chain
+    names, deck = names_of(game), game.state().deck
+
+    for first in range(resigned - 1, resigned + 2):
+        with translation.override("en"):
+            page = log_page(
+                game, names, deck, first, 3, lambda f=first: reviews.state_after(game, f - 1)
+            )
+        assert [line["text"] for line in page] == [
+            line["text"] for line in every[first - 1 : first + 2]
+        ]

@@ -6,7 +6,8 @@
 //  - autoplay at a chosen speed,
 //  - the position stepped to, read out in words (#review-announcer), with the
 //    analysis' verdict on its move when there is one,
-//  - the focus kept on the stepper's link that was used (the swap replaces it).
+//  - the focus kept on the stepper's link that was used (the swap replaces it), or on
+//    the move list's when a step brought another page of it.
 (function () {
   "use strict";
 
@@ -119,9 +120,15 @@
   document.addEventListener("htmx:beforeSwap", function () {
     const active = document.activeElement;
     const shown = position();
-    stepped = active && shown && shown.contains(active)
-      ? active.getAttribute("data-nav") || "count"
-      : null;
+    const list = document.getElementById("review-move-list");
+    if (active && shown && shown.contains(active)) {
+      stepped = active.getAttribute("data-nav") || "count";
+    } else if (active && list && list.contains(active)) {
+      // A link of the move list, which a step onto another page replaces.
+      stepped = "page:" + (active.getAttribute("data-page") || "");
+    } else {
+      stepped = null;
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -130,6 +137,14 @@
     const shown = position();
     const active = document.activeElement;
     if (!was || !shown || (active && active !== document.body && active.isConnected)) return;
+    if (was.indexOf("page:") === 0) {
+      // The same link of the new page ("Earlier moves" again), else its current move's.
+      const list = document.getElementById("review-move-list");
+      const page = was.slice(5) && list.querySelector('[data-page="' + was.slice(5) + '"]');
+      const link = page || list.querySelector("li.current a");
+      if (link) link.focus();
+      return;
+    }
     let target = shown.querySelector('a[data-nav="' + was + '"]');
     if (!target && FALLBACK[was]) target = shown.querySelector('a[data-nav="' + FALLBACK[was] + '"]');
     if (!target) {
