@@ -307,3 +307,19 @@ def test_a_rents_position_says_its_amount_from_the_checkpoint_not_the_deal(
         position = client.get(review_url(finished, move=n), headers={"HX-Request": "true"})
 
         assert position.context["current"]["text"] == said[n]
+
+
+def test_a_damaged_log_is_unreplayable_on_the_review_and_still_read_on_the_log_page(
+    client, alice, bob
+):
+    game = stored_game([alice, bob], seed=9)
+    third = game.moves.order_by("n")[2]
+    third.move = {"kind": "no such move"}
+    third.save()
+    client.force_login(alice)
+
+    review = client.get(review_url(game))
+    log = client.get(reverse("games:log", args=[game.code]))
+
+    assert review.status_code == 403 and "cannot be replayed" in review.content.decode()
+    assert log.status_code == 200 and "made a move" in log.content.decode()
