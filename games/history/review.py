@@ -28,7 +28,7 @@ from games.models.signals import game_ending
 from games.rules.state import ABANDONED, RESIGNED
 from games.table.board import player_name
 from games.table.cardnames import colour_name, kind_name
-from games.table.log import log_page, move_page, tell_alternatives
+from games.table.log import dealt_state, log_page, move_page, tell_alternatives
 from games.table.presenting import no_winner_text, present
 
 log = logging.getLogger(__name__)
@@ -150,6 +150,8 @@ def state_at(game, n):
 
 def state_after(game, n):
     """Return the state after move `n`, as state_at does; no move is read at a checkpoint."""
+    if n == 0:
+        return dealt_state(game)  # the deal, dealt again: cheaper than its checkpoint read
     checkpoint = _checkpoint(game, n)
     return advance(checkpoint.state, game.moves.order_by("n")[checkpoint.n : n])
 
@@ -234,7 +236,7 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
     elif lines:
         line = lines[n - first]
     else:
-        # Told as the move list tells it: from the checkpoint's state before it.
+        # Told as the move list tells it (an older game's rent or wild from the state before).
         line = log_page(game, names, state.deck, n, 1, lambda: state_after(game, n - 1))[0]
     context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
     analysis = Analysis.objects.filter(game=game).first()

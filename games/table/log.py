@@ -81,27 +81,23 @@ def log_page(game, names, deck, first, count, state_before=None):
     """Return `count` moves of `game` in words from its `first` (1: the first move), oldest first.
 
     Moves are numbered by their position in the log, as the review numbers
-    them. With `state_before`, a function returning the engine state just
-    before the page's first move (a finished game's checkpoint), the page is
-    told as full_log tells the whole log; without it, as move_log tells one.
-    Either way only the page's moves are read and told, and a few more when
+    them; `state_before` as for move_log (a finished game's checkpoint before
+    the page). Only the page's moves are read and told, and a few more when
     the page opens on answers to an action played before it: a page costs
     the same on the first move of a game as on its ten-thousandth.
     """
     rows = list(game.moves.order_by("n")[first - 1 : first + count])
     for index, m in enumerate(rows, first):
         m.index = index
-    return _tell(
-        game, names, deck, rows[:count], None, state_before, last=len(rows) <= count, follow=True
-    )
+    return _tell(game, names, deck, rows[:count], None, state_before, last=len(rows) <= count)
 
 
-def _tell(game, names, deck, moves, keep, state_before, last, follow=False):
+def _tell(game, names, deck, moves, keep, state_before, last):
     """Return the lines of `moves` (consecutive Move rows, in order); see move_log and log_page.
 
-    `last` says that `moves` end with the game's latest; `follow` that the
-    state from `state_before` is followed from the first move (not only from
-    the first rent's).
+    `last` says that `moves` end with the game's latest. The engine state is
+    read only for a move whose words need it and were not kept with it (an
+    older game's rent or wild), and followed from there.
     """
     if not moves:
         return []
@@ -110,15 +106,15 @@ def _tell(game, names, deck, moves, keep, state_before, last, follow=False):
         keep.append(teller)
     earlier = _answered(game, moves)
     told = earlier + moves
-    rents = [i for i, m in enumerate(moves, len(earlier)) if _needs_state(m, deck)]
-    if last and rents:
+    needing = [i for i, m in enumerate(moves, len(earlier)) if _needs_state(m, deck)]
+    if last and needing and _is_rent(told[needing[-1]].move, deck):
         # The rent waiting for answers now says its amount in the game's state.
         pending = _pending_rent(game)
-        newest = told[rents[-1]]
+        newest = told[needing[-1]]
         if pending and pending[0] == newest.move["card"]:
             teller.amounts[newest.n] = pending[1]
-            rents.pop()
-    first = len(earlier) if follow and state_before is not None else rents[0] if rents else None
+            needing.pop()
+    first = needing[0] if needing else None
     lines = []
     for i, m in enumerate(told):
         if i == first:
@@ -160,8 +156,15 @@ def _pending_rent(game):
 
 
 def _needs_state(m, deck):
-    """Whether Move row `m` is a rent whose amount was not kept with it (older games' rents)."""
-    return _is_rent(m.move, deck) and "amount" not in (m.details or {})
+    """Whether Move row `m` is told from the state before it: an older game's rent or wild.
+
+    A rent's amount and a wild's former colour are kept with the move now
+    (Game._record); older games' moves have neither.
+    """
+    details = m.details or {}
+    if m.move.get("kind") == "move_wild":
+        return "from" not in details
+    return _is_rent(m.move, deck) and "amount" not in details
 
 
 def _is_rent(move, deck):

@@ -29,15 +29,27 @@ def play_to_the_end(game, seed):
     return game
 
 
-def stored_game(users, seed, options=None):
+def stored_game(users, seed, options=None, details=False):
     """Return a finished game played by the engine alone and stored as Game.play stores one.
 
-    It has no summary and no checkpoints, like the games that ended before reviews existed.
+    It has no summary and no checkpoints, like the games that ended before reviews existed;
+    nor, unless `details`, what Game.play keeps with a move for its log line (Move.details).
     """
     rng = random.Random(seed)
     state = rules.new_game([user.id for user in users], seed, options)
     moves = []
-    play_random_game(state, rng, lambda _state, seat, move, _events: moves.append((seat, move)))
+
+    def keep(_state, seat, move, events):
+        kept = None
+        if details:
+            for e in events:
+                if e["type"] == "move_wild":
+                    kept = {"from": e["from"]}
+                elif e["type"] == "play" and e["effect"] == "rent":
+                    kept = {"amount": e["amount"]}
+        moves.append((seat, move, kept))
+
+    play_random_game(state, rng, keep)
     start = timezone.now() - timedelta(hours=1)
     winner = users[state.winner] if state.winner >= 0 else None
     game = Game.objects.create(
@@ -76,8 +88,9 @@ def stored_game(users, seed, options=None):
             n=i,
             seat=seat,
             move=move.to_json(),
+            details=kept,
             created_at=start + timedelta(seconds=i),
         )
-        for i, (seat, move) in enumerate(moves, 1)
+        for i, (seat, move, kept) in enumerate(moves, 1)
     )
     return game

@@ -83,6 +83,26 @@ def test_every_page_of_a_finished_game_is_told_as_the_whole_log_tells_it(long_ga
             assert [line["text"] for line in page] == [line["text"] for line in expected], first
 
 
+def test_a_page_of_a_game_kept_as_game_play_keeps_it_reads_no_state(alice, bob, charlie):
+    # A rent's amount and a wild's former colour are kept with their moves: no page, and no
+    # step of the review, reads a checkpoint or replays anything to tell them.
+    game = stored_game([alice, bob, charlie], seed=4, details=True)
+    reviews.ensure_summary(game)
+    every = whole_log(game)
+    assert any(m.details and "amount" in m.details for m in game.moves.all())
+    names, deck = names_of(game), game.state().deck
+
+    def no_state():
+        pytest.fail("the state was read")
+
+    for first in range(1, len(every) + 1, 7):
+        with translation.override("en"):
+            page = log_page(game, names, deck, first, 7, state_before=no_state)
+        assert [line["text"] for line in page] == [
+            line["text"] for line in every[first - 1 : first + 6]
+        ]
+
+
 def test_every_page_of_a_game_in_play_is_told_as_the_whole_log_tells_it(alice, bob, charlie):
     # No checkpoints while a game is played: a rent's state comes from the table's memo or the
     # deal, and a wild's former colour from its move (kept as it is played).
