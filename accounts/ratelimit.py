@@ -11,7 +11,8 @@ Who counts here:
 - games/live/moves.py: moves sent over sockets per user (`SlidingWindows`, in
   the process's memory, shared by the user's sockets there);
 - games/views.py: moves posted per user (`SlidingWindows`, in the process's
-  memory: a flood spread over N processes gets N times the bound, still a bound).
+  memory: a flood spread over N processes gets N times the bound, still a bound),
+  and finished games' records downloaded per user (`Limiter.take`, failing open);
 
 Two ways of counting:
 

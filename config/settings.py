@@ -280,6 +280,9 @@ SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
 # How many moves one user may post in a second to one server process (games/views.py;
 # 0: no bound); more are answered 429.
 POSTED_MOVES_PER_SECOND = envint("POSTED_MOVES_PER_SECOND", 10)
+# How many finished games' records one user may download in a minute (games/views.py
+# `export`; 0: no bound); more are answered 429.
+EXPORTS_PER_MINUTE = envint("EXPORTS_PER_MINUTE", 10)
 # Every socket checks itself this often (games/live/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.

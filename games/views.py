@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
-from accounts.ratelimit import Rate, SlidingWindows
+from accounts.ratelimit import FAIL_OPEN, Limiter, Rate, SlidingWindows
 from games import rules
 from games.chat.panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
@@ -45,6 +45,9 @@ from games.table.memo import Memo
 
 # Moves posted by each user (POSTED_MOVES_PER_SECOND), as a socket counts its own.
 MOVES_POSTED = SlidingWindows()
+# Records downloaded by each user (EXPORTS_PER_MINUTE), counted by every process together: a
+# record is as long as its game, which wild switches can make as long as its players like.
+EXPORTS = Limiter("Exports", when_down=FAIL_OPEN)
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
 # no-store): on a shared computer the back button must not show a player's cards.
@@ -456,6 +459,15 @@ def analysis(request, code):
 def export(request, code):
     """The record of a finished game as JSON: enough for rules.replay to rebuild it."""
     game = _get_finished_game(request, code)
+    bound = settings.EXPORTS_PER_MINUTE
+    if bound and not EXPORTS.take(f"exports:{request.user.pk}", Rate(bound, 60)):
+        refused = HttpResponse(
+            _("Too many downloads in a minute: wait a moment, then try again."),
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
+        refused["Retry-After"] = "60"
+        return refused
     response = JsonResponse(reviews.export(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="fullset-{game.code}.json"'
     return response

@@ -324,3 +324,18 @@ def test_a_damaged_log_is_unreplayable_on_the_review_and_still_read_on_the_log_p
 
     assert review.status_code == 403 and "cannot be replayed" in review.content.decode()
     assert log.status_code == 200 and "made a move" in log.content.decode()
+
+
+def test_a_user_s_downloads_of_records_are_bounded_a_minute(client, alice, bob, settings):
+    settings.EXPORTS_PER_MINUTE = 2
+    game = stored_game([alice, bob], seed=9)
+    url = reverse("games:export", args=[game.code])
+    client.force_login(alice)
+
+    answers = [client.get(url) for _ in range(3)]
+
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert "Too many downloads in a minute" in answers[2].content.decode()
+    assert answers[2]["Retry-After"] == "60"
+    client.force_login(bob)  # another user's downloads are their own
+    assert client.get(url).status_code == 200
