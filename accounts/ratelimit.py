@@ -12,7 +12,7 @@ Who counts here:
   the process's memory, shared by the user's sockets there);
 - games/views.py: moves posted per user (`SlidingWindows`, in the process's
   memory: a flood spread over N processes gets N times the bound, still a bound),
-  and finished games' records downloaded per user (`Limiter.take`, failing open);
+  and finished games' records downloaded per user (`Limiter.take`, falling back);
 
 Two ways of counting:
 

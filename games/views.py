@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.profile import games_together, user_named
-from accounts.ratelimit import FAIL_OPEN, Limiter, Rate, SlidingWindows
+from accounts.ratelimit import FALLBACK, Limiter, Rate, SlidingWindows
 from games import rules
 from games.chat.panel import chat_context, review_chat
 from games.forms import StandingAnswersForm
@@ -47,7 +47,8 @@ from games.table.memo import Memo
 MOVES_POSTED = SlidingWindows()
 # Records downloaded by each user (EXPORTS_PER_MINUTE), counted by every process together: a
 # record is as long as its game, which wild switches can make as long as its players like.
-EXPORTS = Limiter("Exports", when_down=FAIL_OPEN)
+# While the shared cache fails, each process counts on its own (the bound holds per process).
+EXPORTS = Limiter("Exports", when_down=FALLBACK)
 
 # Every response that shows a hand or a prompt carries never_cache (Cache-Control:
 # no-store): on a shared computer the back button must not show a player's cards.

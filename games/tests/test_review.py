@@ -339,3 +339,22 @@ def test_a_user_s_downloads_of_records_are_bounded_a_minute(client, alice, bob, 
     assert answers[2]["Retry-After"] == "60"
     client.force_login(bob)  # another user's downloads are their own
     assert client.get(url).status_code == 200
+
+
+def test_the_bound_on_downloads_holds_while_the_shared_cache_fails(
+    client, alice, bob, settings, monkeypatch, request
+):
+    from accounts.tests.test_ratelimit import Broken
+    from games import views
+
+    settings.EXPORTS_PER_MINUTE = 1
+    monkeypatch.setattr(views.EXPORTS, "shared", Broken())
+    views.EXPORTS.forget()
+    request.addfinalizer(views.EXPORTS.forget)  # this process's counts: for this test only
+    game = stored_game([alice, bob], seed=9)
+    url = reverse("games:export", args=[game.code])
+    client.force_login(alice)
+
+    answers = [client.get(url).status_code for _ in range(3)]
+
+    assert answers == [200, 429, 429]  # counted in this process meanwhile
