@@ -288,12 +288,13 @@ def _continued(game, names, deck, length):
     if rows and lines and rows[0].n <= lines[-1]["n"]:
         return None
     teller = teller.copy()
-    rents = [m for m in rows if _needs_state(m, deck)]
-    if rents:
+    needing = [m for m in rows if _needs_state(m, deck)]
+    if needing:
+        # Only the rent waiting for answers is told here (its amount the game's now).
         pending = _pending_rent(game)
-        if len(rents) > 1 or pending is None or pending[0] != rents[0].move["card"]:
+        if len(needing) > 1 or pending is None or pending[0] != needing[0].move.get("card"):
             return None
-        teller.amounts[rents[0].n] = pending[1]
+        teller.amounts[needing[0].n] = pending[1]
     last = lines[-1].get("index", 0) if lines else 0
     told = []
     for index, m in enumerate(rows, last + 1):

@@ -135,3 +135,39 @@ def test_the_move_list_follows_a_step_onto_another_page(
     expect(page.locator(".move-list li.current a")).to_be_focused()
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_open_decisions_table_stays_open_on_another_page(
+    short_pages, live_asgi_server, browser, alice, bob
+):
+    from games.models import Analysis
+
+    game = stored_game([alice, bob], seed=9)
+    rows = list(game.moves.order_by("n"))
+    verdicts = {
+        str(i): {
+            "seat": rows[i - 1].seat,
+            "mark": "mistake",
+            "loss": 12.0,
+            "chances": [0.4, 0.6],
+            "best": None,
+            "best_chance": 0.5,
+        }
+        for i in (5, 25)
+    }
+    Analysis.objects.create(game=game, status=Analysis.Status.DONE, verdicts=verdicts)
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=20"
+    )
+    page.click("#review-decisions summary")
+    expect(page.locator("#review-decisions details")).to_have_attribute("open", "")
+
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#review-move-list[data-first="21"]')
+
+    expect(page.locator("#review-decisions summary")).to_contain_text("moves 21 to 40")
+    expect(page.locator("#review-decisions details")).to_have_attribute("open", "")
+    expect(page.locator("#review-decisions table a")).to_have_text(["25"])
+    assert errors == []
+    page.context.close()

@@ -117,6 +117,19 @@
   const FALLBACK = { next: "last", previous: "first" };
   let stepped = null;
 
+  // The judged decisions' table comes with a new page of the list: it stays open if it was.
+  let decisionsOpen = false;
+
+  document.addEventListener("htmx:beforeSwap", function () {
+    const table = document.querySelector("#review-decisions details");
+    decisionsOpen = Boolean(table && table.open);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    const table = document.querySelector("#review-decisions details");
+    if (table && decisionsOpen) table.open = true;
+  });
+
   document.addEventListener("htmx:beforeSwap", function () {
     const active = document.activeElement;
     const shown = position();
