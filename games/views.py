@@ -144,6 +144,13 @@ def _seen(game, user, seat):
         broadcast_users({user.id})
 
 
+def _too_many(sentence, seconds):
+    """A refusal over a bound (429), the sentence as plain text, to try again in `seconds`."""
+    refused = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
+    refused["Retry-After"] = str(seconds)
+    return refused
+
+
 @never_cache
 @login_required
 @require_POST
@@ -153,13 +160,7 @@ def move(request, code):
     if bound and not MOVES_POSTED.take(request.user.pk, Rate(bound, 1), monotonic()):
         # Refused before the move is read, played or drawn (the session, the user, the
         # game and the seat are read by then). A page shows the sentence in its flash.
-        refused = HttpResponse(
-            _("Too many moves at once: wait a moment, then try again."),
-            status=429,
-            content_type="text/plain; charset=utf-8",
-        )
-        refused["Retry-After"] = "1"
-        return refused
+        return _too_many(_("Too many moves at once: wait a moment, then try again."), 1)
     try:
         chosen, version = parse_move(request.POST)
     except BadMove as e:
@@ -462,13 +463,7 @@ def export(request, code):
     game = _get_finished_game(request, code)
     bound = settings.EXPORTS_PER_MINUTE
     if bound and not EXPORTS.take(f"exports:{request.user.pk}", Rate(bound, 60)):
-        refused = HttpResponse(
-            _("Too many downloads in a minute: wait a moment, then try again."),
-            status=429,
-            content_type="text/plain; charset=utf-8",
-        )
-        refused["Retry-After"] = "60"
-        return refused
+        return _too_many(_("Too many downloads in a minute: wait a moment, then try again."), 60)
     response = JsonResponse(reviews.export(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="fullset-{game.code}.json"'
     return response

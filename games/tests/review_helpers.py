@@ -50,6 +50,11 @@ def stored_game(users, seed, options=None, details=False):
         moves.append((seat, move, kept))
 
     play_random_game(state, rng, keep)
+    return store_finished(users, seed, options, state, moves)
+
+
+def store_finished(users, seed, options, state, moves):
+    """Store the game `state` ended in, with its `moves` ((seat, Move, details) in order)."""
     start = timezone.now() - timedelta(hours=1)
     winner = users[state.winner] if state.winner >= 0 else None
     game = Game.objects.create(
@@ -94,3 +99,22 @@ def stored_game(users, seed, options=None, details=False):
         for i, (seat, move, kept) in enumerate(moves, 1)
     )
     return game
+
+
+def verdicts_at(game, marks, mark="mistake", loss=12.0):
+    """Return an analysis' verdicts for the moves of `game` numbered in `marks`, as the worker
+    stores them: `marks` maps a move number to its mark, or is a collection given `mark`."""
+    rows = list(game.moves.order_by("n"))
+    marks = marks if isinstance(marks, dict) else dict.fromkeys(marks, mark)
+    count = game.seat_count
+    return {
+        str(n): {
+            "seat": rows[n - 1].seat,
+            "mark": chosen,
+            "loss": loss,
+            "chances": [round(1 / count, 2)] * count,
+            "best": None,
+            "best_chance": 0.5,
+        }
+        for n, chosen in marks.items()
+    }

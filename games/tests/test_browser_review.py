@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import open_page, screenshot
-from games.tests.review_helpers import stored_game
+from games.tests.review_helpers import stored_game, verdicts_at
 
 # Set before the page's scripts: counts the intervals review.js has running (autoplay's).
 AUTOPLAY_INTERVALS = """
@@ -144,18 +144,7 @@ def test_the_open_decisions_table_stays_open_on_another_page(
     from games.models import Analysis
 
     game = stored_game([alice, bob], seed=9)
-    rows = list(game.moves.order_by("n"))
-    verdicts = {
-        str(i): {
-            "seat": rows[i - 1].seat,
-            "mark": "mistake",
-            "loss": 12.0,
-            "chances": [0.4, 0.6],
-            "best": None,
-            "best_chance": 0.5,
-        }
-        for i in (5, 25)
-    }
+    verdicts = verdicts_at(game, (5, 25))
     Analysis.objects.create(game=game, status=Analysis.Status.DONE, verdicts=verdicts)
     page, errors = open_page(
         browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=20"

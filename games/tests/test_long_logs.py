@@ -8,21 +8,26 @@ of a few hundred moves has many.
 
 import random
 import re
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
 from games import rules
 from games.history import review as reviews
-from games.models import Analysis, Game, Move, Seat
+from games.models import Analysis
 from games.rules.bots import random_move
 from games.rules.engine import OVER
 from games.table import log
 from games.table.log import ANSWERS, dealt_state, full_log, log_page
-from games.tests.review_helpers import play_to_the_end, started_game, stored_game
+from games.tests.review_helpers import (
+    play_to_the_end,
+    started_game,
+    store_finished,
+    stored_game,
+    verdicts_at,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -270,17 +275,7 @@ def test_a_long_game_s_chart_draws_the_worst_decision_of_each_span(
     rows = list(long_game.moves.order_by("n"))
     total = len(rows)
     worst = {7: "blunder", total // 2: "mistake", total: "inaccuracy"}
-    verdicts = {
-        str(i): {
-            "seat": m.seat,
-            "mark": worst.get(i, ""),
-            "loss": 1.0,
-            "chances": [0.2, 0.4, 0.4],
-            "best": None,
-            "best_chance": 0.5,
-        }
-        for i, m in enumerate(rows, 1)
-    }
+    verdicts = verdicts_at(long_game, {i: worst.get(i, "") for i in range(1, total + 1)})
     Analysis.objects.create(game=long_game, status=Analysis.Status.DONE, verdicts=verdicts)
     client.force_login(alice)
     url = reverse("games:review", args=[long_game.code])
@@ -299,18 +294,7 @@ def test_a_long_game_s_chart_draws_the_worst_decision_of_each_span(
 def test_a_step_onto_another_page_brings_that_page_s_judged_decisions(
     client, alice, long_game, short_pages
 ):
-    rows = list(long_game.moves.order_by("n"))
-    verdicts = {
-        str(i): {
-            "seat": rows[i - 1].seat,
-            "mark": "mistake",
-            "loss": 12.0,
-            "chances": [0.2, 0.4, 0.4],
-            "best": None,
-            "best_chance": 0.5,
-        }
-        for i in (25, 45)
-    }
+    verdicts = verdicts_at(long_game, (25, 45))
     Analysis.objects.create(game=long_game, status=Analysis.Status.DONE, verdicts=verdicts)
     client.force_login(alice)
     url = reverse("games:review", args=[long_game.code])
@@ -365,25 +349,7 @@ def chain_with_a_resignation(users, seed):
         rules.apply(state, seat, move)
         moves.append((seat, move))
     assert resigned and state.phase == OVER
-    start = timezone.now() - timedelta(hours=1)
-    game = Game.objects.create(
-        host=users[0],
-        seat_count=len(users),
-        seed=seed,
-        status=Game.Status.FINISHED,
-        snapshot=state.to_json(),
-        version=len(moves) + 1,
-        started_at=start,
-        ended_at=start + timedelta(seconds=len(moves)),
-        turn_number=state.turns,
-        end_reason=state.end_reason,
-    )
-    Seat.objects.bulk_create(Seat(game=game, user=u, position=p) for p, u in enumerate(users))
-    Move.objects.bulk_create(
-        Move(game=game, n=i, seat=seat, move=move.to_json(), created_at=start)
-        for i, (seat, move) in enumerate(moves, 1)
-    )
-    return game
+    return store_finished(users, seed, None, state, [(seat, move, None) for seat, move in moves])
 
 
 def test_a_page_opening_on_a_resignation_inside_a_chain_tells_the_answers_after_it(

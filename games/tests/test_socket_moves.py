@@ -199,15 +199,24 @@ async def test_it_empties_the_flash_with_the_next_move_made(table_game, alice):
     assert len(emptied) == 1 and 'class="message' not in emptied[0]
 
 
-async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice, bob, monkeypatch):
+def held_clock(monkeypatch):
+    """Hold the sockets' clock still; return (clock, read): move it with clock[0] += seconds.
+
+    The socket reads the clock once for each message it takes in: `read` lists the readings.
+    """
     clock = [100.0]
-    read = []  # the socket reads the clock once for each message it takes in
+    read = []
 
     def monotonic():
         read.append(clock[0])
         return clock[0]
 
     monkeypatch.setattr(socket_moves, "monotonic", monotonic)
+    return clock, read
+
+
+async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice, bob, monkeypatch):
+    clock, read = held_clock(monkeypatch)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
     sockets = await opened(table_game, bob)
@@ -234,14 +243,7 @@ async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice
 async def test_a_user_s_sockets_share_one_bound(table_game, bob, settings, monkeypatch):
     # A user may hold a dozen sockets (SOCKETS_PER_USER): one bound for all, not one each.
     settings.SOCKET_MOVES_PER_SECOND = 4
-    clock = [100.0]
-    read = []
-
-    def monotonic():
-        read.append(clock[0])
-        return clock[0]
-
-    monkeypatch.setattr(socket_moves, "monotonic", monotonic)
+    clock, read = held_clock(monkeypatch)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
     sockets = await opened(table_game, bob, bob, bob)
