@@ -133,16 +133,19 @@ def _close_socket_thread_connections():
 
 @pytest.fixture(autouse=True)
 def as_fast_as_a_test_likes(settings, monkeypatch):
-    """Tests post moves faster than any player, and read each socket's frames in order.
+    """Tests make moves faster than any player, and read each socket's frames in order.
 
-    The bound on posted moves (POSTED_MOVES_PER_SECOND) is off, and a socket draws
-    the presence list at once (PRESENCE_SECONDS), not a second after the last: its
-    frame would otherwise come at a time of its own, among a move's. The tests of
-    each turn them on (games/tests/test_move.py, test_chat_socket.py).
+    The bounds on moves posted and sent over sockets (POSTED_MOVES_PER_SECOND,
+    SOCKET_MOVES_PER_SECOND: a user's, in a process, across all the tests of a
+    worker) are off, and a socket draws the presence list at once (PRESENCE_SECONDS),
+    not a second after the last: its frame would otherwise come at a time of its own,
+    among a move's. The tests of each turn them on (games/tests/test_move.py,
+    test_socket_moves.py, test_chat_socket.py).
     """
     from games.chat import socket as chat_socket
 
     settings.POSTED_MOVES_PER_SECOND = 0
+    settings.SOCKET_MOVES_PER_SECOND = 0
     monkeypatch.setattr(chat_socket, "PRESENCE_SECONDS", 0)
 
 

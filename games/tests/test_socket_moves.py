@@ -215,7 +215,10 @@ def held_clock(monkeypatch):
     return clock, read
 
 
-async def test_it_drops_a_flood_of_moves_after_telling_it_once(table_game, alice, bob, monkeypatch):
+async def test_it_drops_a_flood_of_moves_after_telling_it_once(
+    table_game, alice, bob, settings, monkeypatch
+):
+    settings.SOCKET_MOVES_PER_SECOND = 10
     clock, read = held_clock(monkeypatch)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
