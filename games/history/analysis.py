@@ -22,7 +22,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import F, Min, Q
+from django.db.models import Min, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext
@@ -131,7 +131,7 @@ def claim(worker, now=None):
         running.filter(Q(claimed_at__lt=now - STALE_AFTER) | Q(claimed_at=None)).order_by(
             "requested_at", "pk"
         )[:5],
-        sorted(_firsts_queued(), key=lambda found: _turns.last_served(_owner(found))),
+        sorted(_firsts_queued(), key=lambda found: _turns.last_served(found.owner)),
     ]
     for choice in choices:
         for found in choice:
@@ -140,7 +140,7 @@ def claim(worker, now=None):
             ).update(status=Analysis.Status.RUNNING, worker=worker, claimed_at=now)
             if taken:
                 if found.status == Analysis.Status.QUEUED:
-                    _turns.serve(_owner(found))
+                    _turns.serve(found.owner)
                 found.refresh_from_db()
                 return found
     return None
@@ -152,19 +152,16 @@ FAIR_AMONG = 50
 _turns = TakingTurns()
 
 
-def _owner(analysis):
-    return analysis.requested_by_id or analysis.host_id
-
-
 def _firsts_queued():
     """Return the oldest queued analysis of each of the FAIR_AMONG owners queued longest ago.
 
     An owner's many queued games take one place among the choices, not all of
     them: a claim serves every owner waiting in turn.
     """
-    # The game's host, not its row: a game's snapshot is no part of choosing.
+    # Its owner: who asked for it, else the game's host (not the game's row: a game's
+    # snapshot is no part of choosing).
     queued = Analysis.objects.filter(status=Analysis.Status.QUEUED).annotate(
-        host_id=F("game__host_id"), owner=Coalesce("requested_by_id", "game__host_id")
+        owner=Coalesce("requested_by_id", "game__host_id")
     )
     firsts = queued.values("owner").annotate(first=Min("requested_at")).order_by("first", "owner")
     chosen = Q(pk__in=[])

@@ -83,8 +83,8 @@ class SocketMoves:
         bound = settings.SOCKET_MOVES_PER_SECOND
         if not bound:
             return False
-        who = self.user.pk or id(self)  # a spectator not logged in: this socket
-        if not SOCKET_MOVES.take(who, Rate(bound, 1), monotonic()):
+        # Only a logged-in user's socket is open (GameConsumer.connect).
+        if not SOCKET_MOVES.take(self.user.pk, Rate(bound, 1), monotonic()):
             if not self.throttled:
                 self.throttled = True
                 with translation.override(self.language()):

@@ -1,13 +1,13 @@
 """A game's moves in words (its last ones, or a page of them), from the move log and public card data.
 
-Nothing new is stored: a sentence is made from the move's JSON, the card
-kinds of its public card ids and, for answers, the action being answered
-(the latest "play" move before it). The cards of a discard to the bottom of
-the draw pile stay secret: only their number is told. A rent's amount
-depends on the position it was charged in: it is kept with its move
-(Move.details), as the colour a wild was moved from is. The rents of games
-played before amounts were kept are told from the engine state before the
-rent: a review's checkpoint, the table's earlier versions, or a replay.
+A sentence is made from the move's JSON, the card kinds of its public card
+ids and, for answers, the action being answered (the latest "play" move
+before it). The cards of a discard to the bottom of the draw pile stay
+secret: only their number is told. What depends on the position a move was
+made in is kept with the move as it is played (Move.details): a rent's
+amount, the colour a wild was moved from. Older games' moves lack them and
+are told from the engine state before them: a review's checkpoint, the
+table's earlier versions, or a replay.
 """
 
 from copy import copy
@@ -52,7 +52,7 @@ def move_log(game, names, deck, length=15, before=None, keep=None, state_before=
     `keep`, a list, is given the teller that told them. `state_before`, a
     function, returns the engine state just before the first of those moves,
     for a caller that has it cheaper than a replay from the deal (a review,
-    from its checkpoint); it is called only if a rent needs it.
+    from its checkpoint); it is called only if a move needs it (`_needs_state`).
     """
     # Numbered as the review numbers them: by position in the log (move numbers `n` may skip),
     # from the count of the moves up to them (an index's count, not a number for every move).
