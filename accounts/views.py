@@ -260,8 +260,14 @@ def _provisional(edition):
 
 
 def _apply_standing_answers(user):
-    """Let changed standing answers answer what the user's games wait for now."""
-    for game in Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user):
+    """Let changed standing answers answer what the user's games wait for now.
+
+    Not at a table where the user is absent or resigned: the defaults answer there,
+    whatever the settings say, and a hostile user may have resigned many games.
+    """
+    for game in Game.objects.filter(
+        status=Game.Status.ACTIVE, seats__user=user, seats__absent=False
+    ):
         game.apply_standing_answers()
 
 

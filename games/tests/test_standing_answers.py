@@ -252,6 +252,22 @@ def test_it_applies_standing_answers_saved_on_the_settings_page(game, bob):
     assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.STANDING)]
 
 
+def test_saving_the_settings_leaves_alone_the_games_the_user_is_absent_from(
+    game, alice, bob, monkeypatch
+):
+    # An absent or resigned seat is answered by the defaults (docs/rules.md section 11);
+    # a user who resigned many games must not make saving the settings lock each of them.
+    gone = make_game([alice, bob])
+    Seat.objects.filter(game=gone, user=bob).update(absent=True)
+    asked = []
+    monkeypatch.setattr(Game, "apply_standing_answers", lambda self: asked.append(self.pk))
+    client = Client()
+    client.force_login(bob)
+    response = client.post(reverse("accounts:settings"), {"email": "bob@example.com"})
+    assert response.status_code == 302, response.context["form"].errors
+    assert asked == [game.pk]
+
+
 def test_it_tells_standing_answers_in_the_log(game, bob):
     bob.accept_without_jsn = True
     bob.save()
