@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install the system packages the test suite needs, when missing:
-# PostgreSQL and Redis for the second test run, Chromium for browser tests.
+# PostgreSQL and Redis for the second test run, Chromium for browser tests, GNU gettext
+# for the translations' tests.
 set -euo pipefail
 
 missing=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v chromium >/dev/null || missing+=(chromium)
+command -v msgfmt >/dev/null || missing+=(gettext)  # config/tests/test_translations.py
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -17,8 +17,8 @@ fault tests in games/tests/test_faults.py):
   are paused" and checks itself every second. The first check after a
   heartbeat came back sends the board if it is behind and takes the notice
   away: within a few seconds of Redis coming back, without a reconnect. A
-  socket opened while Redis is away is accepted and drawn from the database
-  all the same.
+  socket opened while Redis is away is refused (games/live/sockets.py), and
+  the page tries again after its back-off.
 - Every socket also checks itself every GAME_SOCKET_CHECK_SECONDS (20 by
   default; jittered): it joins its group again (a no-op when it is still in
   it) and sends the board if it is behind. So any other lost broadcast (a

@@ -47,7 +47,7 @@ def send_to_groups(messages):
 
     A broadcast comes after the commit: a layer that is down (Redis
     restarting) must not turn a move already made into an error page. Game
-    sockets catch up by themselves (games/live/consumers.py, game_check).
+    sockets catch up by themselves (games/live/consumers.py, socket_check).
     The embedded layer delivers from its event loop, nothing waits
     (config/layers.py); another (Redis) gets all of them in one hop from this
     thread to the event loop, sent side by side: each hop cost about as much as

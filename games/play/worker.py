@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 # emails come last, so that they tell whose move it is after the round's moves.
 # Each job reads the clock itself when it needs it (a move under its game's
 # lock), so that a deadline a move starts counts from that move, not from the
-# start of the round. The post-game analysis comes last and takes at most
+# start of the round. The post-game analysis comes after them and takes at most
 # ANALYSIS_SECONDS_PER_ROUND of a round (games/history/analysis.py), so that moves and
 # emails never wait for it long.
 JOBS = [

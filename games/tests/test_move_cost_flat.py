@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 FEW, MANY = 30, 200  # 30: twice the last moves the table shows (see test_move_queries)
 OTHER_GAMES = 25  # finished games of alice and bob beside the long game
 
-# Counted when these bounds were set (see the README's "Speed"): a little room, not a lot.
+# Counted when these bounds were set (docs/performance.md): a little room, not a lot.
 POST_QUERIES = 16  # counted at 15 (18 before: the game read 4 times, its seats 3 times)
 SOCKET_QUERIES = 0  # a socket after the POST: the answer has read and drawn all it needs
 FIRST_SOCKET_QUERIES = 4  # the first socket after a move made without a POST
