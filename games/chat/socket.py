@@ -160,6 +160,8 @@ class ChatSocket:
         )
         if message is None or message.room not in self.chat_rooms:
             return
+        if not self.still_allowed(message.game):  # GameConsumer's: a private table left
+            return
         if not chat.may_read(message, message.game, self.user, self.reading_seat(message.game)):
             return
         with translation.override(self.language()):

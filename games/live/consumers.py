@@ -48,6 +48,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
     shown = None  # what the page shows: a mark by fragment (games.table.board.fragment_marks)
     chosen_language = None
+    allowed_at = None  # the game's status when may_watch last let this socket's user in
 
     def connect(self):
         self.user = self.scope.get("user")
@@ -62,6 +63,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         if game is None or not may_watch(self.user, game):
             self.close()
             return
+        self.allowed_at = game.status
         self.group = group_name(self.code)
         try:
             async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
@@ -97,8 +99,8 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         try:
             with no_queries(), without_waiting(), translation.override(self.language()):
                 game = game_at(self.code, version)
-                if game is None or game.status != Game.Status.ACTIVE:
-                    return False
+                if game is None or not game.status == self.allowed_at == Game.Status.ACTIVE:
+                    return False  # the thread asks still_allowed first
                 html, shown = board_update(game, self.user, self.shown)
         except (SynchronousOnlyOperation, QueryRefused, WouldWait):
             return False
@@ -134,10 +136,25 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             html = render_to_string("games/table.html#live_status", {"oob": True, "paused": paused})
         self.send(text_data=html)
 
+    def still_allowed(self, game):
+        """Whether the user may still watch `game`; if not, close this socket.
+
+        Asked again whenever the status changed since it was last asked, and at
+        every question while the table is open: a private table's seats change
+        until it starts, and who left it (the host aside) may watch it no more.
+        """
+        if game.status == self.allowed_at != Game.Status.OPEN:
+            return True
+        self.allowed_at = game.status
+        if not game.private or may_watch(self.user, game):
+            return True
+        self.close()
+        return False
+
     def send_board(self, version=None):
         """Send the board; at `version` (a broadcast's) the game is read once for all sockets."""
         game = game_at(self.code, version)
-        if game is None or game.status == Game.Status.OPEN:
+        if game is None or game.status == Game.Status.OPEN or not self.still_allowed(game):
             return
         with translation.override(self.language()):
             html, self.shown = board_update(game, self.user, self.shown)

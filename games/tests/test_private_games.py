@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
+from games.chat import messages as chat
 from games.models import Game, Invitation
 from games.tests.test_consumer import connect, receive
 
@@ -82,3 +83,43 @@ async def test_it_gives_everyone_the_socket_of_a_private_game_that_ended(private
     await socket.disconnect()
 
     assert connected
+
+
+async def frames_until_closed(socket):
+    """Return the frames `socket` receives until it falls silent, and whether it was closed."""
+    frames = []
+    while not await socket.receive_nothing(timeout=1):
+        output = await socket.receive_output()
+        if output["type"] == "websocket.close":
+            return frames, True
+        frames.append(output.get("text", ""))
+    return frames, False
+
+
+@pytest.fixture
+def left_private_table(alice, charlie):
+    """A private table alice hosts, which charlie sits down at (by its link)."""
+    game = Game.objects.create(host=alice, seat_count=3, private=True)
+    game.join(alice)
+    game.join(charlie)
+    return game
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_closes_the_socket_of_a_player_who_left_a_private_table_when_it_starts(
+    left_private_table, alice, bob, charlie
+):
+    game = left_private_table
+    socket, connected = await connect(game, charlie)
+    assert connected
+    await sync_to_async(game.leave)(charlie)
+    await sync_to_async(game.join)(bob)
+    await sync_to_async(game.start)()  # the host starts it with two players
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.ACTIVE
+    await sync_to_async(chat.post)(game, alice, 0, text="the plan for this table")
+
+    frames, closed = await frames_until_closed(socket)
+
+    assert closed
+    assert not any('id="board"' in frame or "the plan" in frame for frame in frames)
