@@ -34,8 +34,8 @@ LEVEL_NAMES = dict(zip(LEVELS, (_("Random"), _("Basic"), _("Strong")), strict=Tr
 # The pause after the previous move before a bot moves, so that people see each move.
 PAUSE = timedelta(seconds=1)
 # Bot moves made in one worker round at most, so that timeouts and emails are not kept waiting:
-# BATCH moves, and no new one once the round's bots have thought for ROUND_SECONDS (a strong
-# bot takes up to a second a move). The accounts take turns (due_bot_seats), so none starves.
+# BATCH moves, and no new one thought for once the round has run ROUND_SECONDS (a strong bot
+# thinks up to a second a move). The accounts take turns (due_bot_seats), so none starves.
 BATCH = 20
 ROUND_SECONDS = 2.0
 # A bot's move is made this long after it began to think, never sooner, wherever the time it
@@ -44,7 +44,8 @@ ROUND_SECONDS = 2.0
 # would answer at once while one holding one searches; and every move of the strong level,
 # whose search ends at once with one candidate move and runs up to TIME_LIMIT with many, the
 # candidates being its hand's. Longer than the strong level's search (TIME_LIMIT) and the
-# 0.2 s it may overshoot it on a busy machine (docs/computer-players.md).
+# 0.2 s it may overshoot it on a busy machine (docs/computer-players.md). The worker does not
+# sit idle meanwhile: it thinks for other seats, those decided at once (play_bot_moves).
 THINKING_SECONDS = search.TIME_LIMIT + 0.3
 # The levels whose every move waits for THINKING_SECONDS (the others decide in microseconds).
 SEARCHING_LEVELS = {"strong"}
@@ -109,7 +110,7 @@ def fill_with_bots(game, level):
         seated += 1
 
 
-def due_bot_seats(now, passed=(), limit=BATCH):
+def due_bot_seats(now, passed=(), limit=BATCH, searching=True, games=()):
     """Return the bot seats the games wait for whose pause has passed, fairest first.
 
     Round-robin by account (the game's host): one seat per account, the
@@ -117,6 +118,8 @@ def due_bot_seats(now, passed=(), limit=BATCH):
     account its game waiting longest. Seats in `passed` are left out. So one
     account's many tables hold another's bot back by one move of each other
     account at most, never by all of its own tables. At most `limit` seats.
+    Without `searching`, only the seats of levels decided at once; the
+    seats of `games` are left out too.
     """
     due = (
         Seat.objects.filter(
@@ -126,7 +129,10 @@ def due_bot_seats(now, passed=(), limit=BATCH):
         )
         .exclude(user__bot_level="")
         .exclude(pk__in=passed)
+        .exclude(game__in=games)
     )
+    if not searching:
+        due = due.exclude(user__bot_level__in=SEARCHING_LEVELS)
     hosts = due.values("game__host_id").annotate(waiting_since=Min("game__last_move_at"))
 
     def fairness(host):
@@ -176,53 +182,97 @@ def _release(seat, game):
 def play_bot_moves(now=None):
     """Make the moves of the bots the games wait for; return how many were made.
 
-    One move at a time, each time for the fairest seat due (due_bot_seats),
-    until BATCH moves or ROUND_SECONDS of thinking: each move's thinking is
-    bounded (the strong level's search stops after search.TIME_LIMIT).
+    One seat at a time, each time the fairest seat due (due_bot_seats), until
+    BATCH moves or ROUND_SECONDS: each move's thinking is bounded (the strong
+    level's search stops after search.TIME_LIMIT). A move that must wait for
+    THINKING_SECONDS waits in `waiting` while the worker thinks for the next
+    seats, so that a bot's pause does not hold every other account's bots
+    back. Only seats decided at once are thought for while a move waits: a
+    search would make the waiting move late by as long as it ran, and how
+    long it runs is its own hand's secret. The round ends once every waiting
+    move is made, each at its time.
     """
     now = now or timezone.now()
     made = 0
     started = time.monotonic()
     passed = set()  # seats this round has tried, or another worker is thinking for
-    while made < BATCH:
-        if made and time.monotonic() - started >= ROUND_SECONDS:
+    waiting = []  # [(when, seat, game, move)]: thought for, to be made at `when`, soonest first
+    while made + len(waiting) < BATCH:
+        made += _make_due(waiting)
+        if (made or waiting) and time.monotonic() - started >= ROUND_SECONDS:
             break  # the next round goes on with the others, after the timeouts
-        seats = due_bot_seats(now, passed, limit=1)
+        games = [game for _when, _seat, game, _move in waiting]  # one move a game at a time
+        seats = due_bot_seats(now, passed, limit=1, searching=not waiting, games=games)
         if not seats:
-            break
+            if not waiting:
+                break
+            made += _make_next(waiting)
+            continue
         seat = seats[0]
         game = seat.game
         passed.add(seat.pk)
         _turns.serve(game.host_id)
         if not claim(seat, game):
             continue
-        if _move(seat, game):
-            made += 1
-        else:
+        when, move = _think(seat, game)
+        if move is None:
             _release(seat, game)
+        elif when is None:
+            made += _make(seat, game, move)
+        else:
+            waiting.append((when, seat, game, move))
+            waiting.sort(key=lambda waits: waits[0])
+    while waiting:
+        made += _make_next(waiting)
     return made
 
 
-def _move(seat, game):
-    """Think for `seat` and make its move; return whether a move was made."""
-    # Chosen outside the lock from the seat's view; the version check in
-    # Game.play refuses it if anything moved meanwhile (tried again next round).
+def _make_due(waiting):
+    """Make the moves of `waiting` whose time has come; return how many were made."""
+    made = 0
+    while waiting and waiting[0][0] <= time.monotonic():
+        made += _make_next(waiting)
+    return made
+
+
+def _make_next(waiting):
+    """Wait for the time of the first move of `waiting`, then make it; return 1 if made."""
+    when, seat, game, move = waiting.pop(0)
+    time.sleep(max(0.0, when - time.monotonic()))
+    return _make(seat, game, move)
+
+
+def _think(seat, game):
+    """Choose `seat`'s move; return (when to make it, or None for at once; the move or None).
+
+    Chosen outside the lock from the seat's view; the version check in
+    Game.play refuses it if anything moved meanwhile (tried again next round).
+    """
     seed = (game.seed * 1_000_003 + game.version) % 2**63
     started = time.monotonic()
     try:
         state = game.state()
         move = bot_move(state, seat.position, seat.user.bot_level, seed)
-        if move is None:
-            return False
-        if state.phase == RESPOND or seat.user.bot_level in SEARCHING_LEVELS:
-            time.sleep(max(0.0, THINKING_SECONDS - (time.monotonic() - started)))
+    except Exception:  # a broken bot must not stop the others; its clock still runs
+        log.exception("Bot %s failed to think in game %s", seat.user, game.code)
+        return None, None
+    if state.phase == RESPOND or seat.user.bot_level in SEARCHING_LEVELS:
+        return started + THINKING_SECONDS, move
+    return None, move
+
+
+def _make(seat, game, move):
+    """Make `seat`'s move, thought for at `game`'s version; return 1 if made, else 0."""
+    try:
         game.play(seat.position, move, version=game.version)
     except StaleBoard:
-        return False
+        _release(seat, game)
+        return 0
     except Exception:  # a broken bot must not stop the others; its clock still runs
         log.exception("Bot %s failed to move in game %s", seat.user, game.code)
-        return False
-    return True
+        _release(seat, game)
+        return 0
+    return 1
 
 
 def level_name(level):

@@ -71,9 +71,10 @@ def test_it_takes_the_accounts_in_turn(monkeypatch, alice, bob, dave):
 
     def think(seat, game):
         served.append(game.host.username)
-        return True
+        return None, rules.Move.end()
 
-    monkeypatch.setattr(bots, "_move", think)
+    monkeypatch.setattr(bots, "_think", think)
+    monkeypatch.setattr(bots, "_make", lambda seat, game, move: 1)
 
     assert bots.play_bot_moves() == 9
     assert served == ["dave", "alice", "bob"] * 3
@@ -148,9 +149,10 @@ def test_it_shares_the_seats_due_between_two_workers_thinking_for_each_once(monk
                 timeout=30
             )  # each worker thinks for its first seat while the other does
         thought.append((threading.current_thread().name, seat.pk, game.version))
-        return True
+        return None, rules.Move.end()
 
-    monkeypatch.setattr(bots, "_move", think)
+    monkeypatch.setattr(bots, "_think", think)
+    monkeypatch.setattr(bots, "_make", lambda seat, game, move: 1)
 
     def worker():
         try:
@@ -167,3 +169,70 @@ def test_it_shares_the_seats_due_between_two_workers_thinking_for_each_once(monk
     seats = [(seat, version) for _worker, seat, version in thought]
     assert sorted(seats) == sorted((g.seats.get(position=0).pk, g.version) for g in games)
     assert {name for name, _seat, _version in thought} == {"worker0", "worker1"}
+
+
+class FakeClock:
+    """bots.time: a monotonic clock that moves only when the worker sleeps or a bot searches."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.events = []  # (time, what, host)
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(bots, "time", clock)
+    made = bots._make
+
+    def think(state, position, level, seed):
+        clock.events.append((clock.now, "think", level))
+        clock.now += 0.7 if level == "strong" else 0.0  # the strong level searches
+        return rules.Move.end()
+
+    def make(seat, game, move):
+        clock.events.append((clock.now, "make", seat.user.bot_level))
+        return made(seat, game, move)
+
+    monkeypatch.setattr(bots, "bot_move", think)
+    monkeypatch.setattr(bots, "_make", make)
+    return clock
+
+
+def test_it_moves_other_bots_while_a_move_waits_for_its_time(clock, alice, dave):
+    # dave's strong bot is served first; while its move waits for THINKING_SECONDS from when
+    # it began to think, alice's bot, decided at once, moves: the pause holds nobody else back.
+    strong = bot_to_move(dave, timedelta(minutes=10), level="strong")
+    quick = bot_to_move(alice, timedelta(seconds=2))
+
+    assert bots.play_bot_moves() == 2
+
+    assert moved(strong) and moved(quick)
+    start = clock.events[0][0]
+    when = [(round(t - start, 6), what, level) for t, what, level in clock.events]
+    assert when == [
+        (0.0, "think", "strong"),
+        (0.7, "think", "random"),
+        (0.7, "make", "random"),
+        (bots.THINKING_SECONDS, "make", "strong"),
+    ]
+
+
+def test_it_begins_no_search_while_a_move_waits(clock, alice, dave):
+    # A search would make the waiting move late by as long as it ran, which its hand decides.
+    first = bot_to_move(dave, timedelta(minutes=10), level="strong")
+    second = bot_to_move(alice, timedelta(seconds=2), level="strong")
+
+    assert bots.play_bot_moves() == 2
+
+    assert moved(first) and moved(second)
+    start = clock.events[0][0]
+    when = [(round(t - start, 6), what) for t, what, _level in clock.events]
+    thinking = bots.THINKING_SECONDS
+    assert when == [(0.0, "think"), (thinking, "make"), (thinking, "think"), (2 * thinking, "make")]

@@ -2,14 +2,16 @@
 
 The load: another account's many tables of strong computer players that
 play on by themselves (their host resigned; the four bots play on), as a
-hostile account would keep the worker busy. The worker is the real one
+hostile account would keep the worker busy; or, with --hostile-accounts N,
+those tables shared among N such accounts, which the worker's turns by
+account (games.play.bots.due_bot_seats) serve one after another. The worker is the real one
 (games.play.worker.run_round, round after round, in a thread of this process, as
 `manage.py worker` runs it); the honest player makes the default move
 (docs/rules.md section 11) as soon as the game waits for them, through Game.play,
 and the clock runs from their end of turn until the game waits for them
 again: one whole turn of their bot, PAUSE before each of its moves included.
 
-It writes to the configured database (accounts fair-honest and fair-hostile,
+It writes to the configured database (accounts fair-honest and fair-hostile[-n],
 their games, deleted at the end unless --keep): run it on a scratch one, e.g.
 SQLITE_PATH=/tmp/fair.sqlite3 after `migrate`, with no worker running. Nothing
 goes over the network. The last line printed is one JSON object.
@@ -37,7 +39,10 @@ class Command(BaseCommand):
     help = "Time an honest bot's turns alone, then while another account runs many bot tables."
 
     def add_arguments(self, parser):
-        parser.add_argument("--tables", type=int, default=40, help="the hostile account's tables")
+        parser.add_argument("--tables", type=int, default=40, help="the hostile accounts' tables")
+        parser.add_argument(
+            "--hostile-accounts", type=int, default=1, help="the accounts sharing those tables"
+        )
         parser.add_argument("--hostile-level", default="strong", choices=list(bots.LEVELS))
         parser.add_argument("--honest-level", default="basic", choices=list(bots.LEVELS))
         parser.add_argument("--turns", type=int, default=8, help="honest bot turns per phase")
@@ -49,12 +54,17 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if not 1 <= options["tables"] <= 200 or not 1 <= options["turns"] <= 100:
             raise CommandError("Use 1 to 200 tables and 1 to 100 turns.")
+        if not 1 <= options["hostile_accounts"] <= options["tables"]:
+            raise CommandError("Use 1 hostile account to as many as there are tables.")
+        count = options["hostile_accounts"]
+        names = [HOSTILE] if count == 1 else [f"{HOSTILE}-{n}" for n in range(1, count + 1)]
         others = Game.objects.filter(status=Game.Status.ACTIVE).exclude(
-            host__username__in=[HONEST, HOSTILE]
+            host__username__in=[HONEST, *names]
         )
         if others.exists():
             raise CommandError("Other games are in play here: use a scratch database.")
-        honest, hostile = (_account(name) for name in (HONEST, HOSTILE))
+        honest = _account(HONEST)
+        hostile = [_account(name) for name in names]
         worker = _Worker()
         worker.start()
         try:
@@ -62,17 +72,18 @@ class Command(BaseCommand):
             tables = options["tables"]
             _keep_going(hostile, tables, options["hostile_level"])
             time.sleep(2 * bots.PAUSE.total_seconds())  # every hostile bot is due at once
-            name = f"with {tables} {options['hostile_level']} tables"
+            name = f"with {tables} {options['hostile_level']} tables of {count} account(s)"
             loaded = self.phase(honest, options, name, hostile, tables)
         finally:
             worker.stop()
             if not options["keep"]:
-                Game.objects.filter(host__username__in=[HONEST, HOSTILE]).delete()
+                Game.objects.filter(host__username__in=[HONEST, *names]).delete()
         hostile_moves = loaded.pop("hostile_moves")
         result = {
             "honest_level": options["honest_level"],
             "hostile_level": options["hostile_level"],
             "hostile_tables": options["tables"],
+            "hostile_accounts": count,
             "alone_s": alone,
             "loaded_s": loaded,
             "hostile_moves_during_loaded_phase": hostile_moves,
@@ -171,14 +182,16 @@ def _hostile_table(user, level):
     return game
 
 
-def _keep_going(user, tables, level):
-    """Replace the hostile tables that ended, so that `tables` stay in play."""
-    active = Game.objects.filter(host=user, status=Game.Status.ACTIVE).count()
-    for _ in range(tables - active):
-        _hostile_table(user, level)
+def _keep_going(users, tables, level):
+    """Replace the hostile tables that ended, so that `tables` stay in play, shared by `users`."""
+    for n, user in enumerate(users):
+        share = tables // len(users) + (n < tables % len(users))
+        active = Game.objects.filter(host=user, status=Game.Status.ACTIVE).count()
+        for _ in range(share - active):
+            _hostile_table(user, level)
 
 
-def _moves_of(user):
-    if user is None:
+def _moves_of(users):
+    if users is None:
         return 0
-    return sum(Game.objects.filter(host=user).values_list("version", flat=True))
+    return sum(Game.objects.filter(host__in=users).values_list("version", flat=True))
