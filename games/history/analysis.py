@@ -22,6 +22,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Min, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -29,7 +30,7 @@ from django.utils.translation import gettext_lazy as _, ngettext
 
 from games import rules
 from games.models import Analysis, Game, Move
-from games.play.limits import TakingTurns
+from games.play.limits import TakingTurns, lock_account
 from games.rules.analysis import analyse
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,14 @@ def request_analysis(game, user):
     """
     if game.status != Game.Status.FINISHED:
         raise AnalysisRefused(_("A game can be analysed only once it has ended."))
+    with transaction.atomic():
+        # Counted under the account's row lock, as the fair shares are: two requests at
+        # once cannot both take the day's last place.
+        lock_account(user)
+        return _request(game, user)
+
+
+def _request(game, user):
     found = Analysis.objects.filter(game=game).first()
     if found is not None and found.status != Analysis.Status.FAILED:
         return found

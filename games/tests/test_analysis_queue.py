@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from games.history import analysis as analysis_module
@@ -143,6 +144,31 @@ def test_it_refuses_more_requests_than_a_player_may_make_in_a_day(settings, alic
     with pytest.raises(AnalysisRefused, match="1 analysis in the last day"):
         request_analysis(second, charlie)
     assert not Analysis.objects.filter(game=second).exists()
+
+
+def test_it_counts_a_players_requests_under_their_accounts_lock(monkeypatch, alice, bob, charlie):
+    # As the fair shares are counted (games/play/limits.py): two requests at once cannot
+    # both take the day's last place. The lock is held while the day's requests are counted.
+    game = stored_game([alice, bob], seed=3)
+    counted_under = []
+    real_filter = Analysis.objects.filter
+
+    def lock_account(user):
+        counted_under.append(("lock", user, len(connection.atomic_blocks)))
+
+    def filter_(*args, **kwargs):
+        if "requested_by" in kwargs:
+            counted_under.append(("count", kwargs["requested_by"], len(connection.atomic_blocks)))
+        return real_filter(*args, **kwargs)
+
+    monkeypatch.setattr(analysis_module, "lock_account", lock_account)
+    monkeypatch.setattr(Analysis.objects, "filter", filter_)
+
+    outside = len(connection.atomic_blocks)  # the test's own transaction
+    request_analysis(game, charlie)
+
+    inside = outside + 1  # one transaction of its own, the lock's
+    assert counted_under == [("lock", charlie, inside), ("count", charlie, inside)]
 
 
 @pytest.mark.parametrize("count, options", [(3, {"enhanced": True}), (10, {})])
