@@ -29,7 +29,7 @@ from games.rules.state import ABANDONED, RESIGNED
 from games.table.board import player_name
 from games.table.cardnames import colour_name, kind_name
 from games.table.log import dealt_state, log_page, move_page, tell_alternatives
-from games.table.presenting import no_winner_text, present
+from games.table.presenting import no_winner_text, present, resigned_text
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +171,14 @@ def advance(state_json, rows):
     return state
 
 
-def board(state, user_names, seat=None):
-    """Return the table data of a review position: every hand, or exactly what `seat` saw."""
+def board(state, user_names, seat=None, absent=()):
+    """Return the table data of a review position: every hand, or exactly what `seat` saw.
+
+    `absent`: the seats the game's end counted out as absent (Game.counted_out).
+    """
     view = rules.review_view(state) if seat is None else rules.view_for(state, seat)
     view["moves"] = view["choices"] = []  # a review makes no moves
-    table = present(view, user_names)
+    table = present(view, user_names, absent=absent)
     for player in table["players"]:
         player["clock"] = None
         player["is_me"] = False  # nobody's own table: no "(you)"
@@ -238,7 +241,10 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
     else:
         # Told as the move list tells it (an older game's rent or wild from the state before).
         line = log_page(game, names, state.deck, n, 1, lambda: state_after(game, n - 1))[0]
-    context = position_context(game.code, n, total, seat, board(state, user_names, seat), line)
+    absent = game.counted_out() if n == total else ()  # the end, told
+    context = position_context(
+        game.code, n, total, seat, board(state, user_names, seat, absent), line
+    )
     analysis = Analysis.objects.filter(game=game).first()
     verdicts = verdicts_of(analysis)
     context["chart"] = chart(game.code, verdicts, names, n, total, seat)
@@ -314,10 +320,12 @@ def present_summary(game, summary, seats, names):
     """Return the template data of the summary panel."""
     winner = summary["winner"]
     if summary["end_reason"] == RESIGNED and winner is not None:
-        result = _("%(name)s won: the game ended by resignation (%(resigned)s).") % {
-            "name": names[winner],
-            "resigned": ", ".join(names[s] for s in summary.get("resigned", ())),
-        }
+        out, absent = summary.get("resigned", ()), game.counted_out()
+        result = resigned_text(
+            names[winner],
+            [names[s] for s in out if s not in absent],
+            [names[s] for s in out if s in absent],
+        )
     elif winner is not None:
         colours = [str(colour_name(c)) for c in summary["winning_sets"]]
         result = _("%(name)s won with %(sets)s.") % {

@@ -458,10 +458,11 @@ class Game(models.Model):
             if len(out) == len(seats):
                 rules.abandon(state, events)
                 break
-            if state.resigned and len(out) == len(seats) - 1:
+            if len(out) == len(seats) - 1:
                 # Ruling (resign): one player is left who has not resigned or gone absent, and
-                # wins. The absent are counted out by a resign move of their own, so that the
-                # log replays to this end (the engine ends the game when one seat is left).
+                # wins (docs/rules.md section 7), whether the others resigned or timed out.
+                # The absent are counted out by a resign move of their own, so that the log
+                # replays to this end (the engine ends the game when one seat is left).
                 position = min(out - set(state.resigned))
                 move = rules.Move.resign()
                 _state, more = rules.apply(state, position, move)
@@ -715,6 +716,21 @@ class Game(models.Model):
         table.refresh_from_db()
         self.refresh_from_db()
         return table
+
+    def counted_out(self):
+        """Return the seats the site counted out as absent (not resigned by their player).
+
+        The engine knows them as resigned (Ruling (resign), docs/rules.md section 7): the
+        log tells them apart, by the cause of their resign move. Empty unless the game
+        ended so.
+        """
+        if self.end_reason != rules.RESIGNED:
+            return frozenset()
+        return frozenset(
+            self.moves.filter(cause=Move.Cause.ABSENT, move__kind=rules.RESIGN).values_list(
+                "seat", flat=True
+            )
+        )
 
     def replay(self):
         """Rebuild the game from its seed, options, seating and move log."""

@@ -58,7 +58,7 @@ def table_context(game, user, log_length=15):
     if game.snapshot is None:
         return context
     view = rules.view_for(state_at(game), seat)
-    table = present(view, names, at=(game.code, game.version))
+    table = present(view, names, at=(game.code, game.version), absent=game.counted_out())
     table["log"] = recent_moves(game, table["names"], view_deck(view), log_length)
     active = game.status == game.Status.ACTIVE
     away = {}

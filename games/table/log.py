@@ -380,8 +380,8 @@ class _Teller:
         amount = self.amounts.get(m.n, details.get("amount"))
         text = self.tell(m.seat, m.move, amount, details.get("from"))
         if m.move.get("kind") == "resign" and m.cause == Move.Cause.ABSENT:
-            # The site counted an absent player out: the others had resigned (Game._settle).
-            text = _("%(player)s was counted out, absent when the others had resigned") % {
+            # The site counted an absent player out: one player was left (Game._settle).
+            text = _("%(player)s went absent and is out of the game") % {
                 "player": self.name(m.seat)
             }
         elif m.cause == Move.Cause.TIMEOUT:

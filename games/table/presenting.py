@@ -57,12 +57,13 @@ def view_deck(view):
 # --- the whole table -------------------------------------------------------------------------
 
 
-def present(view, user_names, at=None):
+def present(view, user_names, at=None, absent=()):
     """Return the template data of one view; `user_names` maps player ids to names.
 
     `at`, a table's (code, version), has what every viewer sees alike (the cards on
     the table, the players but the viewer's own) drawn once for all the viewers
-    of that version.
+    of that version. `absent`: the seats counted out as absent at a game's end
+    (Game.counted_out), which the engine knows as resigned.
     """
     names = [
         user_names[p["player"]]
@@ -94,6 +95,8 @@ def present(view, user_names, at=None):
     players = [dict(p) for p in public_players]
     if me is not None:
         players[me] = _player(view, view["players"][me], names, cards, helper)
+    for seat in absent:  # counted out: tagged "Absent" (their clock's), not "Resigned"
+        players[seat]["resigned"] = False
     opponents = players[me + 1 :] + players[:me] if me is not None else players
     hand = None
     if view["hand"] is not None:
@@ -131,7 +134,7 @@ def present(view, user_names, at=None):
         # Whether the game waits for any decision of mine (public: the tab title says so).
         "awaiting_me": me is not None and any(a["seat"] == me for a in view["awaiting"]),
         "over": view["outcome"] is not None,
-        "outcome": _outcome(view, names),
+        "outcome": _outcome(view, names, absent),
         "pending": _pending(view, names, cards, places),
         "waiting": _waiting(view, names),
         "prompt": _prompt(view, names, cards, helper, other_moves),
@@ -223,17 +226,28 @@ def _player(view, p, names, cards, helper=None):
     }
 
 
-def _outcome(view, names):
+def resigned_text(winner, resigned, absent):
+    """Tell a game won by the last player left: who resigned, and who went absent."""
+    values = {"name": winner, "resigned": ", ".join(resigned), "absent": ", ".join(absent)}
+    if not absent:
+        return _("%(name)s won: %(resigned)s resigned") % values
+    if not resigned:
+        return _("%(name)s won: %(absent)s went absent") % values
+    return _("%(name)s won: %(resigned)s resigned and %(absent)s went absent") % values
+
+
+def _outcome(view, names, absent):
     outcome = view["outcome"]
     if outcome is None:
         return ""
     winner = outcome["winner"]
     if winner is not None and outcome["reason"] == "resigned":
-        resigned = [names[p["seat"]] for p in view["players"] if p.get("resigned")]
-        return _("%(name)s won: %(resigned)s resigned") % {
-            "name": names[winner],
-            "resigned": ", ".join(resigned),
-        }
+        out = [p["seat"] for p in view["players"] if p.get("resigned")]
+        return resigned_text(
+            names[winner],
+            [names[s] for s in out if s not in absent],
+            [names[s] for s in out if s in absent],
+        )
     if winner is not None:
         count = len(view["players"][winner]["complete_colours"])
         return ngettext(

@@ -8,7 +8,8 @@ action in both, and bob, a scripted player, then accepts it in both. At each
 step, everything alice and a spectator receive (the boards drawn for their
 sockets, their views, the move log with its causes and times, alice's
 notifications) must be the same in the two copies, and so when bob is absent
-and his seat answers for him. A player who opted in to
+and his seat answers for him (at a table of three: at a table of two, the
+other player would win as he went absent, docs/rules.md section 7). A player who opted in to
 "accept at once when I hold no Just Say No" is the exception, and the test
 shows that it does tell.
 """
@@ -16,6 +17,7 @@ shows that it does tell.
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from games import rules
 from games.models import Game, Seat
@@ -98,19 +100,25 @@ def received(game, alice, charlie):
     }
 
 
-def play_both(traveller, alice, bob, charlie, seed, state, move, absent=False):
+def play_both(traveller, players, charlie, seed, state, move, absent=False):
     """Play alice's action and bob's scripted acceptance in both copies; return what was sent.
 
-    With `absent`, bob's seat is absent: the game answers for him at once."""
+    `players`: alice, bob and any others, seated in that order. With `absent`, bob's seat
+    is absent: the game answers for him at once."""
+    alice, bob = players[:2]
     sent = []
     for holds_jsn in (False, True):
         copy = with_bobs_hand(state, holds_jsn)
         if copy is None:
             return None
         traveller.move_to(START)  # each copy is played at the same times
-        game = Game.objects.create(host=alice, seat_count=2, pace="correspondence", seed=seed)
-        Seat.objects.create(game=game, user=alice, position=0)
-        Seat.objects.create(game=game, user=bob, position=1, absent=absent)
+        game = Game.objects.create(
+            host=alice, seat_count=len(players), pace="correspondence", seed=seed
+        )
+        for position, user in enumerate(players):
+            Seat.objects.create(
+                game=game, user=user, position=position, absent=absent and user == bob
+            )
         game.start()
         game.snapshot = copy.to_json()
         game.save(update_fields=["snapshot"])
@@ -132,12 +140,15 @@ def play_both(traveller, alice, bob, charlie, seed, state, move, absent=False):
 def test_it_sends_the_same_to_everyone_else_whether_or_not_the_target_holds_a_jsn(
     traveller, alice, bob, charlie, absent
 ):
+    players = [alice, bob]
+    if absent:
+        players.append(get_user_model().objects.create_user("dave"))
     compared = 0
     for seed in SEEDS:
-        found = action_against_bob([alice.id, bob.id], seed)
+        found = action_against_bob([user.id for user in players], seed)
         if found is None:
             continue
-        sent = play_both(traveller, alice, bob, charlie, seed, *found, absent=absent)
+        sent = play_both(traveller, players, charlie, seed, *found, absent=absent)
         if sent is None:
             continue
         without, holding = sent
@@ -157,7 +168,7 @@ def test_it_tells_the_table_for_a_player_who_accepts_at_once_without_a_jsn(
     told = 0
     for seed in SEEDS:
         found = action_against_bob([alice.id, bob.id], seed)
-        sent = found and play_both(traveller, alice, bob, charlie, seed, *found)
+        sent = found and play_both(traveller, [alice, bob], charlie, seed, *found)
         if sent and sent[0][0]["moves"] != sent[1][0]["moves"]:
             told += 1
     assert told >= 4

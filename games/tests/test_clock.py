@@ -9,11 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
 from games.models import Game, Move, Notification, Seat, StaleBoard
+from games.models.game import _Before
 from games.play.clocks import enforce_deadlines
 from games.rules.position import card_in
 
@@ -36,6 +38,11 @@ def make_game(users, pace="live", **fields):
 @pytest.fixture
 def live(traveller, alice, bob):
     return make_game([alice, bob], pace_seconds=60)
+
+
+@pytest.fixture
+def live_trio(traveller, alice, bob, charlie):
+    return make_game([alice, bob, charlie], pace_seconds=60)
 
 
 @pytest.fixture
@@ -199,6 +206,15 @@ def play_until_turn_of(game, position):
         state = state_of(game)
 
 
+def end_the_turn(game):
+    """Let the awaited players make the default moves until the turn passes."""
+    turns = state_of(game).turns
+    while state_of(game).turns == turns:
+        state = state_of(game)
+        awaited = rules.awaiting(state)[0][0]
+        game.play(awaited, rules.default_move(state, awaited))
+
+
 def play_out_timeouts(traveller, game, times, loser=None):
     """Let a player's time (by default the awaited one's) run out `times` times in a row.
 
@@ -212,22 +228,48 @@ def play_out_timeouts(traveller, game, times, loser=None):
     return loser
 
 
-def test_it_marks_a_player_absent_after_three_timeouts_in_a_row(traveller, live):
-    loser = play_out_timeouts(traveller, live, 2)
-    assert not seat(live, loser).absent
-    play_out_timeouts(traveller, live, 1, loser)
-    absent = seat(live, loser)
+def test_it_marks_a_player_absent_after_three_timeouts_in_a_row(traveller, live_trio):
+    game = live_trio
+    loser = play_out_timeouts(traveller, game, 2)
+    assert not seat(game, loser).absent
+    play_out_timeouts(traveller, game, 1, loser)
+    absent = seat(game, loser)
     assert absent.absent and absent.timeouts_in_row == 3
-    # The absent seat is played by the defaults at once: the game waits for the other player.
-    state = state_of(live)
-    assert state.current == 1 - loser and state.phase == "play"
-    live.play(1 - loser, rules.Move.end())
-    if state_of(live).phase == "discard":
-        live.play(1 - loser, rules.default_move(state_of(live), 1 - loser))
-    after = state_of(live)
-    assert after.current == 1 - loser and after.turns == state.turns + 2
-    assert Move.Cause.ABSENT in set(live.moves.filter(seat=loser).values_list("cause", flat=True))
-    assert seat(live, loser).deadline is None
+    # The absent seat is played by the defaults at once: the game waits for the others only.
+    for _ in range(4):  # two turns of each other player
+        assert current(game) != loser and seat(game, loser).deadline is None
+        end_the_turn(game)
+    assert Move.Cause.ABSENT in set(game.moves.filter(seat=loser).values_list("cause", flat=True))
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_it_ends_when_the_only_other_player_goes_absent(traveller, live, alice, bob):
+    # Ruling (resign), docs/rules.md section 7: the one player left who has neither
+    # resigned nor gone absent wins at once, whether the others resigned or timed out.
+    loser = play_out_timeouts(traveller, live, 3)
+    game = Game.objects.get(pk=live.pk)
+    assert game.status == Game.Status.FINISHED and game.end_reason == "resigned"
+    assert game.winner == [alice, bob][1 - loser]
+    assert {s.position: s.result for s in game.seats.all()} == {loser: "loss", 1 - loser: "win"}
+    last = game.moves.order_by("n").last()
+    assert (last.seat, last.move, last.cause) == (loser, {"kind": "resign"}, Move.Cause.ABSENT)
+    assert seat(game, loser).absent
+    assert game.replay() == game.state(), "the log rebuilds the ending"
+
+
+def test_it_tells_who_went_absent_not_that_they_resigned(client, traveller, live, alice, bob):
+    loser = play_out_timeouts(traveller, live, 3)
+    gone, winner = [("alice", "bob"), ("bob", "alice")][loser]
+    client.force_login([alice, bob][1 - loser])
+
+    table = client.get(live.get_absolute_url()).text
+    log = client.get(reverse("games:log", args=[live.code])).text
+    review = client.get(reverse("games:review", args=[live.code])).text
+
+    assert f"{winner} won: {gone} went absent" in table
+    assert f"{winner} won: {gone} went absent" in review  # the summary and the last position
+    assert f"{gone} went absent and is out of the game" in log
+    assert "resigned" not in table.lower() and "resigned" not in log.lower()
 
 
 def test_it_counts_only_timeouts_in_a_row(traveller, live):
@@ -239,7 +281,8 @@ def test_it_counts_only_timeouts_in_a_row(traveller, live):
     assert not seat(live, loser).absent
 
 
-def test_it_lets_an_absent_player_take_the_seat_back(client, traveller, live):
+def test_it_lets_an_absent_player_take_the_seat_back(client, traveller, live_trio):
+    live = live_trio
     loser = play_out_timeouts(traveller, live, 3)
     user = seat(live, loser).user
     client.force_login(user)
@@ -263,28 +306,30 @@ def test_it_refuses_to_give_back_a_seat_to_an_outsider(client, live, charlie):
     assert response.status_code == 403
 
 
-def test_it_counts_an_absent_players_result_as_a_loss(traveller, live):
-    loser = play_out_timeouts(traveller, live, 3)
-    game = Game.objects.get(pk=live.pk)
+def test_it_counts_an_absent_players_result_as_a_loss(traveller, live_trio):
+    loser = play_out_timeouts(traveller, live_trio, 3)
+    game = Game.objects.get(pk=live_trio.pk)
+    assert game.status == Game.Status.ACTIVE
     state = game.state()
     state.end_reason, state.winner, state.phase = "stalemate", -1, "over"
     seats = list(game.seats.all())
     game._finish(state, seats, timezone.now())
-    assert {s.position: s.result for s in seats} == {loser: "loss", 1 - loser: "draw"}
+    others = {p: "draw" for p in range(3) if p != loser}
+    assert {s.position: s.result for s in seats} == {loser: "loss", **others}
 
 
-def test_it_ends_with_no_winner_when_every_player_is_absent(traveller, live):
-    first = play_out_timeouts(traveller, live, 3)
-    other = 1 - first
-    # The other player now times out three times in a row too.
-    for _ in range(3):
-        traveller.shift(timedelta(seconds=61))
-        assert enforce_deadlines() == 1
+def test_it_ends_with_no_winner_when_every_player_is_absent(live):
+    # Once one player is left the game ends (above), so every player absent at once is a
+    # game that reaches _settle so, as a game marked before that ruling could.
+    Seat.objects.filter(game=live).update(absent=True)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=live.pk)
+        state = game.state()
+        game._settle(state, list(game.seats.all()), timezone.now(), _Before(state), [])
     game = Game.objects.get(pk=live.pk)
     assert game.status == Game.Status.FINISHED and game.end_reason == "abandoned"
     assert game.winner is None
     assert set(game.seats.values_list("result", flat=True)) == {"loss"}
-    assert seat(game, other).absent
     assert game.replay() == game.state(), "the log and the end reason rebuild the game"
 
 

@@ -162,6 +162,22 @@ def test_it_ends_when_the_only_other_player_left_goes_absent(traveller, trio, al
     assert game.replay() == game.state()
 
 
+def test_it_tells_who_resigned_and_who_went_absent(client, trio, alice, bob, carol):
+    trio.play(0, rules.Move.resign())
+    Seat.objects.filter(game=trio, position=2).update(absent=True)
+    state = state_of(trio)
+    awaited = rules.awaiting(state)[0][0]
+    trio.play(awaited, rules.default_move(state, awaited))  # settled: carol is counted out
+
+    game = Game.objects.get(pk=trio.pk)
+    assert game.status == Game.Status.FINISHED and game.winner == bob
+    assert game.counted_out() == {2}
+    client.force_login(bob)
+    table = client.get(game.get_absolute_url()).text
+    assert "bob won: alice resigned and carol went absent" in table
+    assert table.count(">Resigned<") == 1 and table.count(">Absent<") == 1
+
+
 def test_it_refuses_to_give_a_resigned_player_their_seat_back(client, trio, alice):
     trio.play(0, rules.Move.resign())
     client.force_login(alice)
@@ -191,7 +207,7 @@ def test_it_tells_the_resignation_in_the_log_and_the_review(client, table_game, 
     assert "alice resigned" in log
     review = client.get(reverse("games:review", args=[table_game.code])).content.decode()
     assert "alice resigned" in review
-    assert "the game ended by resignation" in review
+    assert "bob won: alice resigned" in review
 
 
 def test_it_resigns_with_htmx_and_redraws_the_board(client, trio, alice):
