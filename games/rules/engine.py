@@ -384,7 +384,7 @@ def _lay(state, seat, move, events):
 
 
 def _move_wild(state, seat, move, events):
-    require_turn(state, seat)
+    require_turn(state, seat)  # between plays only (docs/rules.md section 2, step 3)
     no_extras(move, colour=False)
     player = state.players[seat]
     old = set_of(player, move.card)
