@@ -497,13 +497,22 @@ def strong_move(view, rng, budget=None):
     active = list(range(1, len(candidates)))
     spent = 0
     deals = 0
-    while active and spent < budget and deals < MAX_DEALS:
+    late = False
+    while active and spent < budget and deals < MAX_DEALS and not late:
         if deals and time.perf_counter() > deadline:
             break
         deal = guess(view, rng)
         base, steps = _play_out(deal, seat, basic)
         spent += steps
         for i in active:
+            # Looked at after every playout, not only every deal: a deal plays out every
+            # candidate, and how long that takes tells how many the hand offers (the move
+            # is made THINKING_SECONDS after the search began, games/play/bots.py, unless
+            # the search overran them). Each difference is paired with this deal's base,
+            # so a deal cut short still counts; the first one too.
+            if time.perf_counter() > deadline:
+                late = True
+                break
             value, steps = _play_out(deal, seat, candidates[i])
             spent += steps
             diffs[i].append(value - base)
