@@ -4,6 +4,8 @@ A mutation audit of the rules engine found these rulings unguarded: the engine c
 each of them wrong and every other test would still pass. Each story below fails if it does.
 """
 
+import pytest
+
 from games.rules import (
     Move,
     apply,
@@ -134,10 +136,13 @@ def test_it_gives_a_wild_by_forced_deal_in_the_colour_it_showed_not_its_first_pr
 # --- section 7: the stalemate and wild switches -------------------------------------------------
 
 
-def test_a_wild_switch_draws_and_plays_no_card_so_a_round_of_switches_is_a_stalemate():
-    """docs/rules.md sections 2 (step 3) and 7, Ruling (stalemate): switching a wild is not a
-    play, so a turn with only switches is quiet, and a round of such turns ends the game."""
-    state = position("""
+@pytest.mark.parametrize("options", ["", "options: wild_moves_cost_a_play"])
+def test_a_wild_switch_draws_and_plays_no_card_so_a_round_of_switches_is_a_stalemate(options):
+    """docs/rules.md sections 2 (step 3) and 7, Ruling (stalemate): switching a wild draws
+    and plays no card (even where it uses a play), so a turn with only switches is quiet, and
+    a round of such turns ends the game."""
+    state = position(f"""
+        {options}
         alice hand: 1M
         alice table: red: red/yellow
         bob hand: 2M
