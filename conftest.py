@@ -135,17 +135,15 @@ def _close_socket_thread_connections():
 def as_fast_as_a_test_likes(settings, monkeypatch):
     """Tests make moves faster than any player, and read each socket's frames in order.
 
-    The bounds on moves posted and sent over sockets (POSTED_MOVES_PER_SECOND,
-    SOCKET_MOVES_PER_SECOND: a user's, in a process, across all the tests of a
-    worker) are off, and a socket draws the presence list at once (PRESENCE_SECONDS),
+    The bound on moves posted and sent over sockets (MOVES_PER_SECOND: a user's,
+    in a process, across all the tests of a worker) is off, and a socket draws the presence list at once (PRESENCE_SECONDS),
     not a second after the last: its frame would otherwise come at a time of its own,
     among a move's. The tests of each turn them on (games/tests/test_move.py,
     test_socket_moves.py, test_chat_socket.py).
     """
     from games.chat import socket as chat_socket
 
-    settings.POSTED_MOVES_PER_SECOND = 0
-    settings.SOCKET_MOVES_PER_SECOND = 0
+    settings.MOVES_PER_SECOND = 0
     monkeypatch.setattr(chat_socket, "PRESENCE_SECONDS", 0)
 
 
@@ -156,13 +154,11 @@ def empty_cache():
     from channels.layers import channel_layers
     from django.core.cache import cache
 
-    from games.live.moves import SOCKET_MOVES
-    from games.views import MOVES_POSTED
+    from games.views import USER_MOVES
     from lobby.consumers import HUB, LISTING
 
     cache.clear()
-    MOVES_POSTED.windows.clear()
-    SOCKET_MOVES.windows.clear()
+    USER_MOVES.windows.clear()
     LISTING.forget()
     # Each async test has an event loop of its own; the lobby hub's task lives on the loop
     # of the test that started it, and the Redis layer's locks on the loop that first took

@@ -8,11 +8,11 @@ Who counts here:
   counts);
 - games/chat/messages.py: chat messages per user (`Limiter.take`, a sliding
   window, failing open);
-- games/live/moves.py: moves sent over sockets per user (`SlidingWindows`, in
-  the process's memory, shared by the user's sockets there);
-- games/views.py: moves posted per user (`SlidingWindows`, in the process's
-  memory: a flood spread over N processes gets N times the bound, still a bound),
-  and finished games' records downloaded per user (`Limiter.take`, falling back);
+- games/views.py: moves per user, posted or sent over the user's game sockets
+  (`over_move_bound`, also asked by games/live/moves.py: one `SlidingWindows`
+  window a user in the process's memory; a flood spread over N processes gets
+  N times the bound, still a bound), and finished games' records downloaded
+  per user (`Limiter.take`, falling back);
 
 Two ways of counting:
 

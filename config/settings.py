@@ -274,12 +274,10 @@ else:
 # with `serve --proxy-headers`; without it everyone shares the proxy's.
 SOCKETS_PER_USER = envint("SOCKETS_PER_USER", 12)
 SOCKETS_PER_ADDRESS = envint("SOCKETS_PER_ADDRESS", 100)
-# How many moves one user's game sockets, together, may send in a second to one server
-# process (games/live/moves.py; 0: no bound).
-SOCKET_MOVES_PER_SECOND = envint("SOCKET_MOVES_PER_SECOND", 10)
-# How many moves one user may post in a second to one server process (games/views.py;
-# 0: no bound); more are answered 429.
-POSTED_MOVES_PER_SECOND = envint("POSTED_MOVES_PER_SECOND", 10)
+# How many moves one user may make in a second through one server process, posted and
+# sent over their game sockets together (games/views.py `over_move_bound`; 0: no bound).
+# More are refused before they are read: a posted one with 429, a socket's dropped.
+MOVES_PER_SECOND = envint("MOVES_PER_SECOND", 10)
 # How many finished games' records one user may download in a minute (games/views.py
 # `export`; 0: no bound); more are answered 429.
 EXPORTS_PER_MINUTE = envint("EXPORTS_PER_MINUTE", 10)

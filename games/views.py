@@ -43,8 +43,9 @@ from games.table.game_over import computer_level
 from games.table.log import log_page, move_page
 from games.table.memo import Memo
 
-# Moves posted by each user (POSTED_MOVES_PER_SECOND), as a socket counts its own.
-MOVES_POSTED = SlidingWindows()
+# Moves made by each user through this process, posted or sent over a game socket
+# (MOVES_PER_SECOND): one window a user, however the moves come.
+USER_MOVES = SlidingWindows()
 # Records downloaded by each user (EXPORTS_PER_MINUTE), counted by every process together: a
 # record is as long as its game, which wild switches can make as long as its players like.
 # While the shared cache fails, each process counts on its own (the bound holds per process).
@@ -144,6 +145,13 @@ def _seen(game, user, seat):
         broadcast_users({user.id})
 
 
+def over_move_bound(user_id):
+    """Count a move of `user_id` (posted or sent over a socket); return whether it is over
+    MOVES_PER_SECOND in this process, and so refused before it is read."""
+    bound = settings.MOVES_PER_SECOND
+    return bool(bound) and not USER_MOVES.take(user_id, Rate(bound, 1), monotonic())
+
+
 def _too_many(sentence, seconds):
     """A refusal over a bound (429), the sentence as plain text, to try again in `seconds`."""
     refused = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
@@ -156,8 +164,7 @@ def _too_many(sentence, seconds):
 @require_POST
 def move(request, code):
     game, seat = _get_game_for_player(request, code)
-    bound = settings.POSTED_MOVES_PER_SECOND
-    if bound and not MOVES_POSTED.take(request.user.pk, Rate(bound, 1), monotonic()):
+    if over_move_bound(request.user.pk):
         # Refused before the move is read, played or drawn (the session, the user, the
         # game and the seat are read by then). A page shows the sentence in its flash.
         return _too_many(_("Too many moves at once: wait a moment, then try again."), 1)

@@ -83,11 +83,9 @@ def main():
     scratch = Path(tempfile.mkdtemp(prefix="post-ab-"))
     env = dict(os.environ, DEBUG="0", SECRET_KEY=key, SECURE_SSL_REDIRECT="0")
     env.update(WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0", SOCKETS_PER_USER="0")
-    env.update(
-        SOCKET_MOVES_PER_SECOND="0",
-        POSTED_MOVES_PER_SECOND="0",
-        STATIC_ROOT=str(scratch / "static"),
-    )
+    # No bound on a user's moves; a --before tree older than MOVES_PER_SECOND had two names.
+    env.update(MOVES_PER_SECOND="0", SOCKET_MOVES_PER_SECOND="0", POSTED_MOVES_PER_SECOND="0")
+    env.update(STATIC_ROOT=str(scratch / "static"))
     env.update(DJANGO_SETTINGS_MODULE="config.settings")
     env.update(FULLSET_TOOLS="1")  # production mode has the tools (move_bench) only if asked
     database_url, redis_url = env.pop("DATABASE_URL", None), env.pop("REDIS_URL", None)

@@ -15,17 +15,16 @@ a session that ended (a logout, a password changed elsewhere) makes no move,
 and its socket is closed with SESSION_ENDED at once.
 
 A hostile page may send anything: a message over MAX_MESSAGE_CHARS, not JSON
-or not an object is ignored; over settings.SOCKET_MOVES_PER_SECOND a user's
-messages are dropped before they cost a query (a sliding window per user in
-the process's memory, shared by all of the user's sockets there,
-accounts/ratelimit.py), and the refusal is told once per flood on each socket.
+or not an object is ignored; over settings.MOVES_PER_SECOND a user's
+messages are dropped before they cost a query (games.views.over_move_bound: a
+sliding window per user in the process's memory, shared by all of the user's
+sockets there and their posted moves), and the refusal is told once per flood
+on each socket.
 """
 
 import json
 import logging
-from time import monotonic
 
-from django.conf import settings
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.db import InterfaceError, OperationalError
@@ -33,21 +32,16 @@ from django.utils import translation
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
-from accounts.ratelimit import Rate, SlidingWindows
 from config.middleware import database_unavailable_message
 from games import rules
 from games.live.sockets import SESSION_ENDED, session_lasts
 from games.models import Game, StaleBoard
 from games.table.board import flash_fragment
-from games.views import BadMove, find_seat, illegal_move_message, parse_move
+from games.views import BadMove, find_seat, illegal_move_message, over_move_bound, parse_move
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 8 * 1024
-
-# Messages sent by each user over their sockets in this process (SOCKET_MOVES_PER_SECOND):
-# a user's sockets (up to SOCKETS_PER_USER) share one bound, as their posted moves do.
-SOCKET_MOVES = SlidingWindows()
 
 
 class SocketMoves:
@@ -79,12 +73,9 @@ class SocketMoves:
                 self.flash(database_unavailable_message())
 
     def flooding(self):
-        """Count this message; tell the refusal once if it is over SOCKET_MOVES_PER_SECOND."""
-        bound = settings.SOCKET_MOVES_PER_SECOND
-        if not bound:
-            return False
+        """Count this message; tell the refusal once if it is over MOVES_PER_SECOND."""
         # Only a logged-in user's socket is open (GameConsumer.connect).
-        if not SOCKET_MOVES.take(self.user.pk, Rate(bound, 1), monotonic()):
+        if over_move_bound(self.user.pk):
             if not self.throttled:
                 self.throttled = True
                 with translation.override(self.language()):

@@ -307,7 +307,7 @@ def test_a_flood_of_posted_moves_is_refused_before_it_is_read(
 ):
     from games import views
 
-    settings.POSTED_MOVES_PER_SECOND = 3
+    settings.MOVES_PER_SECOND = 3
     monkeypatch.setattr(views, "monotonic", lambda: 1000.0)  # all within one second
     set_position(table_game, "alice hand: red/yellow")
     url = reverse("games:move", args=[table_game.code])

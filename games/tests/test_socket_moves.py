@@ -6,8 +6,10 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import Client
+from django.urls import reverse
 
-from games.live import moves as socket_moves
+from games import views
 from games.rules.position import card_in
 from games.tests.helpers import ALICE, BOB, card_ids, set_position, snapshot_of, state_of
 from games.tests.test_consumer import connect, receive
@@ -200,9 +202,10 @@ async def test_it_empties_the_flash_with_the_next_move_made(table_game, alice):
 
 
 def held_clock(monkeypatch):
-    """Hold the sockets' clock still; return (clock, read): move it with clock[0] += seconds.
+    """Hold the move bound's clock still; return (clock, read): move it with clock[0] += seconds.
 
-    The socket reads the clock once for each message it takes in: `read` lists the readings.
+    The bound reads the clock once for each move it counts (games.views.over_move_bound),
+    a socket's message or a post: `read` lists the readings.
     """
     clock = [100.0]
     read = []
@@ -211,14 +214,14 @@ def held_clock(monkeypatch):
         read.append(clock[0])
         return clock[0]
 
-    monkeypatch.setattr(socket_moves, "monotonic", monotonic)
+    monkeypatch.setattr(views, "monotonic", monotonic)
     return clock, read
 
 
 async def test_it_drops_a_flood_of_moves_after_telling_it_once(
     table_game, alice, bob, settings, monkeypatch
 ):
-    settings.SOCKET_MOVES_PER_SECOND = 10
+    settings.MOVES_PER_SECOND = 10
     clock, read = held_clock(monkeypatch)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
@@ -245,7 +248,7 @@ async def test_it_drops_a_flood_of_moves_after_telling_it_once(
 
 async def test_a_user_s_sockets_share_one_bound(table_game, bob, settings, monkeypatch):
     # A user may hold a dozen sockets (SOCKETS_PER_USER): one bound for all, not one each.
-    settings.SOCKET_MOVES_PER_SECOND = 4
+    settings.MOVES_PER_SECOND = 4
     clock, read = held_clock(monkeypatch)
     await position(table_game, "alice hand: 5M")
     before = await snapshot(table_game)
@@ -265,6 +268,38 @@ async def test_a_user_s_sockets_share_one_bound(table_game, bob, settings, monke
     # two over the bound refused, each told on its socket.
     assert sum("It is not your turn." in html for html in told) == 4
     assert sum("Too many moves at once" in html for html in told) == 2
+    assert await snapshot(table_game) == before
+
+
+async def test_a_user_s_posted_moves_and_socket_moves_share_one_bound(
+    table_game, bob, settings, monkeypatch
+):
+    # One bound for a user's moves however they come: posting beside a socket flood does
+    # not double it.
+    settings.MOVES_PER_SECOND = 3
+    clock, read = held_clock(monkeypatch)
+    await position(table_game, "alice hand: 5M")
+    before = await snapshot(table_game)
+    client = Client()
+    await sync_to_async(client.force_login)(bob)
+    url = reverse("games:move", args=[table_game.code])
+    posted = [
+        (await sync_to_async(client.post)(url, {"kind": "end", "version": before[1]})).status_code
+        for _ in range(2)
+    ]
+    sockets = await opened(table_game, bob)
+    try:
+        for _ in range(2):
+            await send_move(sockets[0], table_game, version=before[1], kind="end")
+        while len(read) < 4:
+            await asyncio.sleep(0.01)
+        told = [await receive(sockets[0]) for _ in range(2)]
+    finally:
+        await close(sockets)
+
+    assert posted == [302, 302]  # refused by the game (not bob's turn), not by the bound
+    assert sum("It is not your turn." in html for html in told) == 1
+    assert sum("Too many moves at once" in html for html in told) == 1
     assert await snapshot(table_game) == before
 
 

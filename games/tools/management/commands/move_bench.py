@@ -255,7 +255,7 @@ class BenchServer:
         env.update(SECURE_SSL_REDIRECT="0", WORKER_IN_SERVER="0", SOCKETS_PER_ADDRESS="0")
         env.update(SOCKETS_PER_USER="0")  # the memory's measure opens many sockets per player
         # The bots move faster than anyone clicks.
-        env.update(SOCKET_MOVES_PER_SECOND="0", POSTED_MOVES_PER_SECOND="0")
+        env.update(MOVES_PER_SECOND="0")
         env.update(STATIC_ROOT=str(STATIC_ROOT))
         url = database_url(connection.settings_dict)
         if url:
