@@ -47,6 +47,12 @@ ROUND_SECONDS = 2.0
 # 0.2 s it may overshoot it on a busy machine (docs/computer-players.md). The worker does not
 # sit idle meanwhile: it thinks for other seats, those decided at once (play_bot_moves).
 THINKING_SECONDS = search.TIME_LIMIT + 0.3
+# After a search the worker waits until this long after it began to think, however long the
+# search took, before it does anything else: what it did next would otherwise come at a time
+# the searching bot's hand decided (docs/computer-players.md). The search and the reading
+# before it fit in it (0.72 s at most measured, on this 2-core machine unloaded); the
+# worker thinks for other seats in the rest of THINKING_SECONDS.
+SEARCH_SECONDS = search.TIME_LIMIT + 0.15
 # The levels whose every move waits for THINKING_SECONDS (the others decide in microseconds).
 SEARCHING_LEVELS = {"strong"}
 # How long a worker's claim to think for a seat holds at most (claim()).
@@ -187,43 +193,53 @@ def play_bot_moves(now=None):
     level's search stops after search.TIME_LIMIT). A move that must wait for
     THINKING_SECONDS waits in `waiting` while the worker thinks for the next
     seats, so that a bot's pause does not hold every other account's bots
-    back. Only seats decided at once are thought for while a move waits: a
-    search would make the waiting move late by as long as it ran, and how
-    long it runs is its own hand's secret. The round ends once every waiting
-    move is made, each at its time.
+    back. How long a search runs is its hand's secret, so nothing the worker
+    does may follow its end: only seats decided at once are thought for while
+    a move waits (a search would make the waiting move late by as long as it
+    ran), and after a search the worker first waits out SEARCH_SECONDS from
+    when it began. The round ends once every waiting move is made, each at its
+    time; should it fail on the way, the claims of the moves not made are
+    given back.
     """
     now = now or timezone.now()
     made = 0
     started = time.monotonic()
     passed = set()  # seats this round has tried, or another worker is thinking for
     waiting = []  # [(when, seat, game, move)]: thought for, to be made at `when`, soonest first
-    while made + len(waiting) < BATCH:
-        made += _make_due(waiting)
-        if (made or waiting) and time.monotonic() - started >= ROUND_SECONDS:
-            break  # the next round goes on with the others, after the timeouts
-        games = [game for _when, _seat, game, _move in waiting]  # one move a game at a time
-        seats = due_bot_seats(now, passed, limit=1, searching=not waiting, games=games)
-        if not seats:
-            if not waiting:
-                break
+    try:
+        while made + len(waiting) < BATCH:
+            made += _make_due(waiting)
+            if (made or waiting) and time.monotonic() - started >= ROUND_SECONDS:
+                break  # the next round goes on with the others, after the timeouts
+            games = [game for _when, _seat, game, _move in waiting]  # one move a game at a time
+            seats = due_bot_seats(now, passed, limit=1, searching=not waiting, games=games)
+            if not seats:
+                if not waiting:
+                    break
+                made += _make_next(waiting)
+                continue
+            seat = seats[0]
+            game = seat.game
+            passed.add(seat.pk)
+            _turns.serve(game.host_id)
+            if not claim(seat, game):
+                continue
+            began = time.monotonic()
+            when, move = _think(seat, game)
+            if move is None:
+                _release(seat, game)
+            elif when is None:
+                made += _make(seat, game, move)
+            else:
+                waiting.append((when, seat, game, move))
+                waiting.sort(key=lambda waits: waits[0])
+            if seat.user.bot_level in SEARCHING_LEVELS:
+                time.sleep(max(0.0, began + SEARCH_SECONDS - time.monotonic()))
+        while waiting:
             made += _make_next(waiting)
-            continue
-        seat = seats[0]
-        game = seat.game
-        passed.add(seat.pk)
-        _turns.serve(game.host_id)
-        if not claim(seat, game):
-            continue
-        when, move = _think(seat, game)
-        if move is None:
+    finally:
+        for _when, seat, game, _move in waiting:  # not made: the next round thinks again
             _release(seat, game)
-        elif when is None:
-            made += _make(seat, game, move)
-        else:
-            waiting.append((when, seat, game, move))
-            waiting.sort(key=lambda waits: waits[0])
-    while waiting:
-        made += _make_next(waiting)
     return made
 
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
 
 from games import rules
@@ -185,22 +185,28 @@ class FakeClock:
         self.now += seconds
 
 
+def searching_for(clock, seconds):
+    """A bot_move whose strong level searches for `seconds` on `clock`."""
+
+    def think(state, position, level, seed):
+        clock.events.append((clock.now, "think", level))
+        clock.now += seconds if level == "strong" else 0.0
+        return rules.Move.end()
+
+    return think
+
+
 @pytest.fixture
 def clock(monkeypatch):
     clock = FakeClock()
     monkeypatch.setattr(bots, "time", clock)
     made = bots._make
 
-    def think(state, position, level, seed):
-        clock.events.append((clock.now, "think", level))
-        clock.now += 0.7 if level == "strong" else 0.0  # the strong level searches
-        return rules.Move.end()
-
     def make(seat, game, move):
         clock.events.append((clock.now, "make", seat.user.bot_level))
         return made(seat, game, move)
 
-    monkeypatch.setattr(bots, "bot_move", think)
+    monkeypatch.setattr(bots, "bot_move", searching_for(clock, 0.7))  # the strong level searches
     monkeypatch.setattr(bots, "_make", make)
     return clock
 
@@ -218,10 +224,27 @@ def test_it_moves_other_bots_while_a_move_waits_for_its_time(clock, alice, dave)
     when = [(round(t - start, 6), what, level) for t, what, level in clock.events]
     assert when == [
         (0.0, "think", "strong"),
-        (0.7, "think", "random"),
-        (0.7, "make", "random"),
+        (bots.SEARCH_SECONDS, "think", "random"),
+        (bots.SEARCH_SECONDS, "make", "random"),
         (bots.THINKING_SECONDS, "make", "strong"),
     ]
+
+
+@pytest.mark.parametrize("searched", [0.0, 0.3, 0.7])
+def test_nothing_the_worker_does_after_a_search_tells_how_long_it_ran(
+    clock, monkeypatch, alice, dave, searched
+):
+    # The search ends at once with one candidate move and runs to its limit with many: the
+    # next bot's move, at another table, must come at the same time whatever it ran.
+    monkeypatch.setattr(bots, "bot_move", searching_for(clock, searched))
+    bot_to_move(dave, timedelta(minutes=10), level="strong")
+    bot_to_move(alice, timedelta(seconds=2))
+
+    assert bots.play_bot_moves() == 2
+
+    start = clock.events[0][0]
+    made = {level: round(t - start, 6) for t, what, level in clock.events if what == "make"}
+    assert made == {"random": bots.SEARCH_SECONDS, "strong": bots.THINKING_SECONDS}
 
 
 def test_it_begins_no_search_while_a_move_waits(clock, alice, dave):
@@ -236,3 +259,23 @@ def test_it_begins_no_search_while_a_move_waits(clock, alice, dave):
     when = [(round(t - start, 6), what) for t, what, _level in clock.events]
     thinking = bots.THINKING_SECONDS
     assert when == [(0.0, "think"), (thinking, "make"), (thinking, "think"), (2 * thinking, "make")]
+
+
+def test_it_gives_back_the_claims_of_moves_it_could_not_make(clock, monkeypatch, alice):
+    # The database away in the middle of a round: the waiting move is not made, and its seat
+    # is free for the next round at once, not after CLAIM_SECONDS.
+    game = bot_to_move(alice, timedelta(minutes=1), level="strong")
+    seats = bots.due_bot_seats
+
+    def failing_after_the_first(*args, **kwargs):
+        if clock.events:
+            raise OperationalError("the database restarts")
+        return seats(*args, **kwargs)
+
+    monkeypatch.setattr(bots, "due_bot_seats", failing_after_the_first)
+
+    with pytest.raises(OperationalError):
+        bots.play_bot_moves()
+
+    assert not moved(game)
+    assert bots.claim(game.seats.get(position=0), game), "the claim was given back"

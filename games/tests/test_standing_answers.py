@@ -107,8 +107,8 @@ def test_a_searching_bot_takes_its_fixed_time_over_each_move_of_its_turn(
     assert bots.play_bot_moves() == 1
 
     assert state_of(game).current == 0, "the bot ended its turn"
-    if waits:
-        assert len(slept) == 1 and bots.THINKING_SECONDS - 0.1 < slept[0] <= bots.THINKING_SECONDS
+    if waits:  # the clock stands still: the last sleep is the whole time from the thinking
+        assert bots.THINKING_SECONDS - 0.1 < slept[-1] <= bots.THINKING_SECONDS
     else:
         assert slept == []
 
