@@ -126,7 +126,7 @@ class ChatSocket:
         self.presence_due = False  # a change heard from now on is drawn again
         self.presence_drawn_at = time.monotonic()
         game = Game.objects.filter(code=self.code).first()
-        if game is None:
+        if game is None or not self.still_allowed(game):  # GameConsumer's
             return
         here = self.players_here(game)
         if here == self.presence_drawn:

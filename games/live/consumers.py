@@ -48,7 +48,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
     group = None
     shown = None  # what the page shows: a mark by fragment (games.table.board.fragment_marks)
     chosen_language = None
-    allowed_at = None  # the game's status when may_watch last let this socket's user in
+    allowed_at = None  # the status at which may_watch last let the user in (None: refused)
 
     def connect(self):
         self.user = self.scope.get("user")
@@ -143,13 +143,16 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         every question while the table is open: a private table's seats change
         until it starts, and who left it (the host aside) may watch it no more.
         """
+        if self.allowed_at is None:  # refused: closed, and nothing more is drawn for it
+            return False
         if game.status == self.allowed_at != Game.Status.OPEN:
             return True
+        if game.private and not may_watch(self.user, game):
+            self.allowed_at = None
+            self.close()
+            return False
         self.allowed_at = game.status
-        if not game.private or may_watch(self.user, game):
-            return True
-        self.close()
-        return False
+        return True
 
     def send_board(self, version=None):
         """Send the board; at `version` (a broadcast's) the game is read once for all sockets."""

@@ -123,3 +123,22 @@ async def test_it_closes_the_socket_of_a_player_who_left_a_private_table_when_it
 
     assert closed
     assert not any('id="board"' in frame or "the plan" in frame for frame in frames)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_tells_who_is_here_no_more_to_a_player_who_left_a_private_table(
+    left_private_table, alice, bob, charlie
+):
+    game = left_private_table
+    socket, connected = await connect(game, charlie)
+    assert connected
+    await sync_to_async(game.leave)(charlie)
+    await sync_to_async(game.join)(bob)
+    others, _connected = await connect(game, bob)  # bob arrives: who is here changes
+    try:
+        frames, closed = await frames_until_closed(socket)
+    finally:
+        await others.disconnect()
+
+    assert closed
+    assert not any('id="presence"' in frame and "bob" in frame for frame in frames)
