@@ -95,8 +95,9 @@ def present(view, user_names, at=None, absent=()):
     players = [dict(p) for p in public_players]
     if me is not None:
         players[me] = _player(view, view["players"][me], names, cards, helper)
-    for seat in absent:  # counted out: tagged "Absent" (their clock's), not "Resigned"
+    for seat in absent:  # counted out: tagged "Absent", not "Resigned"
         players[seat]["resigned"] = False
+        players[seat]["went_absent"] = True
     opponents = players[me + 1 :] + players[:me] if me is not None else players
     hand = None
     if view["hand"] is not None:

@@ -268,6 +268,7 @@ def test_it_tells_who_went_absent_not_that_they_resigned(client, traveller, live
 
     assert f"{winner} won: {gone} went absent" in table
     assert f"{winner} won: {gone} went absent" in review  # the summary and the last position
+    assert ">Absent<" in review and ">Resigned<" not in review
     assert f"{gone} went absent and is out of the game" in log
     assert "resigned" not in table.lower() and "resigned" not in log.lower()
 
