@@ -105,15 +105,21 @@ def left_private_table(alice, charlie):
     return game
 
 
+async def socket_left_open(game, charlie, bob):
+    """Open charlie's socket of `game`, then have him leave the table and bob sit down."""
+    socket, connected = await connect(game, charlie)
+    assert connected
+    await sync_to_async(game.leave)(charlie)
+    await sync_to_async(game.join)(bob)
+    return socket
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_it_closes_the_socket_of_a_player_who_left_a_private_table_when_it_starts(
     left_private_table, alice, bob, charlie
 ):
     game = left_private_table
-    socket, connected = await connect(game, charlie)
-    assert connected
-    await sync_to_async(game.leave)(charlie)
-    await sync_to_async(game.join)(bob)
+    socket = await socket_left_open(game, charlie, bob)
     await sync_to_async(game.start)()  # the host starts it with two players
     await sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.ACTIVE
@@ -130,10 +136,7 @@ async def test_it_tells_who_is_here_no_more_to_a_player_who_left_a_private_table
     left_private_table, alice, bob, charlie
 ):
     game = left_private_table
-    socket, connected = await connect(game, charlie)
-    assert connected
-    await sync_to_async(game.leave)(charlie)
-    await sync_to_async(game.join)(bob)
+    socket = await socket_left_open(game, charlie, bob)
     others, _connected = await connect(game, bob)  # bob arrives: who is here changes
     try:
         frames, closed = await frames_until_closed(socket)
