@@ -43,6 +43,7 @@ def socket_of(user, game):
     consumer.code = game.code
     consumer.group = None
     consumer.sent_version = game.version - 1
+    consumer.allowed_at = game.status  # let in by may_watch, as GameConsumer.connect does
     consumer.sent = []
     consumer.send = lambda text_data=None, bytes_data=None: consumer.sent.append(text_data)
     return consumer
