@@ -241,9 +241,14 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
     else:
         # Told as the move list tells it (an older game's rent or wild from the state before).
         line = log_page(game, names, state.deck, n, 1, lambda: state_after(game, n - 1))[0]
-    absent = game.counted_out() if n == total else ()  # the end, told
+    absent = game.counted_out()  # told at the end: in the last position and the summary
     context = position_context(
-        game.code, n, total, seat, board(state, user_names, seat, absent), line
+        game.code,
+        n,
+        total,
+        seat,
+        board(state, user_names, seat, absent if n == total else ()),
+        line,
     )
     analysis = Analysis.objects.filter(game=game).first()
     verdicts = verdicts_of(analysis)
@@ -274,7 +279,7 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
             }
             for i, name in enumerate(names)
         ]
-        context["summary"] = present_summary(game, summary, seats, names)
+        context["summary"] = present_summary(game, summary, seats, names, absent)
         for player, totals in zip(context["summary"]["players"], analysis_totals(verdicts, names)):
             player["analysis"] = totals
         context["export_url"] = reverse("games:export", args=[code])
@@ -316,11 +321,11 @@ def position_context(code, n, total, seat, table, line):
 # --- the summary panel --------------------------------------------------------------------------
 
 
-def present_summary(game, summary, seats, names):
-    """Return the template data of the summary panel."""
+def present_summary(game, summary, seats, names, absent):
+    """Return the template data of the summary panel; `absent`: Game.counted_out."""
     winner = summary["winner"]
     if summary["end_reason"] == RESIGNED and winner is not None:
-        out, absent = summary.get("resigned", ()), game.counted_out()
+        out = summary.get("resigned", ())
         result = resigned_text(
             names[winner],
             [names[s] for s in out if s not in absent],
