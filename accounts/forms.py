@@ -164,7 +164,11 @@ class PasswordChangeForm(CurrentPasswordMixin, DjangoPasswordChangeForm):
 
 
 class ThrottledLoginMixin:
-    """Refuse logins while the username or the address is locked by too many failures."""
+    """Refuse logins while the username or the address is locked by too many failures.
+
+    A browser that logged in as the username before is trusted instead
+    (accounts/throttle.py, its login cookie): its own failures are counted.
+    """
 
     def clean(self):
         username = self.cleaned_data.get("username")
@@ -172,9 +176,18 @@ class ThrottledLoginMixin:
         # (config/proxy.py): a proxy is not one address for all, and a client
         # cannot choose the address it is counted as.
         address = self.request.META.get("REMOTE_ADDR") if self.request else None
+        device = None
+        if self.request:
+            cookie = self.request.get_signed_cookie(
+                throttle.DEVICE_COOKIE,
+                default=None,
+                salt=throttle.DEVICE_SALT,
+                max_age=throttle.DEVICE_AGE,
+            )
+            device = throttle.trusted_device(cookie, username)
         # Checked before the password, and alike for every username: a locked
         # account and a missing one look the same.
-        if throttle.is_locked(username, address):
+        if throttle.is_locked(username, address, device):
             raise forms.ValidationError(
                 _("Too many failed attempts to log in. Please try again in %(minutes)d minutes."),
                 code="throttled",
@@ -184,10 +197,10 @@ class ThrottledLoginMixin:
             super().clean()
         except forms.ValidationError as error:
             if error.code == "invalid_login":
-                throttle.record_failure(username, address)
+                throttle.record_failure(username, address, device)
             raise
         if self.user_cache is not None:
-            throttle.reset(username, address)
+            throttle.reset(username, address, device)
         return self.cleaned_data
 
 

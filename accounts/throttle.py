@@ -13,7 +13,18 @@ usernames that do not exist, so it tells nothing about which accounts there
 are. A successful password reset lifts the locks (and forgets the failures) of
 its account's username from every address: the pairs are counted under the
 username's current "era", which the reset starts anew. An address locked for
-failures over many usernames stays locked: that lock is the address's. Password reset requests: 3 an hour for one email address (whether an
+failures over many usernames stays locked: that lock is the address's.
+
+Nor can a player be locked out by someone who shares their address (a
+school's network, a mobile carrier's NAT): a browser that has logged in as a
+username keeps a signed cookie saying so (a "device cookie", as OWASP's
+guide to blocking brute force names it), and a login as that username with
+it skips the address's and the pair's locks. Its own failures count against
+the cookie and the pair, not the address: 5 lock the cookie, and the browser
+is then one like any other, whose pair is locked too. Whoever has no such
+cookie cannot make one for another's username.
+
+Password reset requests: 3 an hour for one email address (whether an
 account has it or not) and 10 an hour from one address.
 
 Sign-ups: 5 accounts an hour from one address. Every fair share of
@@ -28,8 +39,10 @@ is down the counts are kept in this process only (a warning is logged), which
 still slows a guesser down.
 """
 
+import hashlib
 import ipaddress
 import logging
+import secrets
 import time
 
 from accounts.ratelimit import FALLBACK, Limiter, hashed_key
@@ -40,6 +53,12 @@ FAILURES_PER_PAIR = 5  # one username from one address
 FAILURES_PER_ADDRESS = 20
 # Login failures are counted over this window, and a lock lasts as long.
 WINDOW = 15 * 60  # seconds
+
+# A browser's login cookie (see above): its name, how long it lasts, its failures.
+DEVICE_COOKIE = "login_device"
+DEVICE_SALT = "accounts.throttle.device"
+DEVICE_AGE = 365 * 24 * 60 * 60  # seconds
+FAILURES_PER_DEVICE = 5
 
 # Wrong current passwords (changing the email address or the password), per account.
 PASSWORD_CHECKS_PER_USER = 5
@@ -100,22 +119,67 @@ def _login_subjects(username, address):
         yield "login-address", address, FAILURES_PER_ADDRESS
 
 
-def is_locked(username, address):
-    """Return whether a login as `username` from `address` is refused now."""
+def _username_digest(username):
+    return hashlib.sha256((username or "").casefold().encode()).hexdigest()[:32]
+
+
+def new_device(username):
+    """Return the value of a login cookie for `username`, to be signed (DEVICE_SALT)."""
+    return f"{_username_digest(username)}.{secrets.token_urlsafe(16)}"
+
+
+def trusted_device(value, username):
+    """Return the device a login as `username` comes from, or None if it is not trusted.
+
+    `value` is the browser's login cookie, its signature already checked
+    (None without one). A cookie is trusted for the username it was given
+    for, until its own failures lock it.
+    """
+    digest, _, nonce = (value or "").partition(".")
+    if not nonce or digest != _username_digest(username):
+        return None
+    era = str(counts.call("get", _era_key(username)) or "")
+    if _is_locked(_key("login-device-locked", nonce, era)):
+        return None
+    return nonce, era
+
+
+def is_locked(username, address, device=None):
+    """Return whether a login as `username` from `address` is refused now.
+
+    Never from a trusted device (`trusted_device`): its own lock made it untrusted.
+    """
+    if device is not None:
+        return False
     return any(
         _is_locked(_key(f"{kind}-locked", *values))
         for kind, *values, _limit in _login_subjects(username, address)
     )
 
 
-def record_failure(username, address):
-    """Count a failed login; lock the pair or the address once it reaches its limit."""
+def record_failure(username, address, device=None):
+    """Count a failed login; lock what reaches its limit.
+
+    From a trusted device, the device and the pair are counted, not the
+    address: once the device is locked, so is the pair, and whoever holds
+    the browser has had no more tries than anyone else.
+    """
+    if device is not None:
+        _fail(
+            _key("login-device", *device),
+            _key("login-device-locked", *device),
+            FAILURES_PER_DEVICE,
+            WINDOW,
+        )
     for kind, *values, limit in _login_subjects(username, address):
-        _fail(_key(kind, *values), _key(f"{kind}-locked", *values), limit, WINDOW)
+        if device is None or kind == "login-pair":
+            _fail(_key(kind, *values), _key(f"{kind}-locked", *values), limit, WINDOW)
 
 
-def reset(username, address):
-    """Forget the failures of `username` from `address` after a successful login."""
+def reset(username, address, device=None):
+    """Forget the failures of `username` from `address` (and `device`) after a successful login."""
+    if device is not None:
+        counts.call("delete", _key("login-device", *device))
     for kind, *values, _limit in _login_subjects(username, address):
         if kind == "login-pair":
             counts.call("delete", _key(kind, *values))
@@ -124,9 +188,9 @@ def reset(username, address):
 def lift_login_locks(username):
     """Lift the login locks of `username` from every address, after a password reset.
 
-    The pair counts and locks are kept under the username's era: a new era
-    leaves the old ones unread (they expire by themselves). The era outlives
-    every lock of the one before it.
+    The counts and locks of the pairs and of the devices are kept under the
+    username's era: a new era leaves the old ones unread (they expire by
+    themselves). The era outlives every lock of the one before it.
     """
     counts.call("set", _era_key(username), f"{time.time():.6f}", timeout=2 * WINDOW)
 

@@ -85,7 +85,7 @@ def signup(request):
                 form.explain_integrity_error()
             else:
                 login(request, user)
-                return redirect(_next_url(request))
+                return _trust_this_browser(redirect(_next_url(request)), user)
     else:
         form = SignupForm()
 
@@ -94,12 +94,30 @@ def signup(request):
     return render(request, "accounts/signup.html", context, status=status)
 
 
+def _trust_this_browser(response, user):
+    # This browser is now trusted for this username (accounts/throttle.py, its
+    # login cookie): the failures of others at its address no longer keep it out.
+    response.set_signed_cookie(
+        throttle.DEVICE_COOKIE,
+        throttle.new_device(user.get_username()),
+        salt=throttle.DEVICE_SALT,
+        max_age=throttle.DEVICE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
 class LoginView(auth_views.LoginView):
     """Django's login, throttled (accounts/throttle.py); a refused attempt answers 429."""
 
     form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        return _trust_this_browser(super().form_valid(form), form.get_user())
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
@@ -134,9 +152,16 @@ class PasswordResetView(auth_views.PasswordResetView):
     def form_valid(self, form):
         address = self.request.META.get("REMOTE_ADDR")
         if not throttle.allow_password_reset(form.cleaned_data["email"], address):
-            form.add_error(
-                None, _("Too many password reset requests. Please try again in an hour.")
-            )
+            # Someone else may have asked for them: the links already sent
+            # stay good (Django's tokens, PASSWORD_RESET_TIMEOUT) until one is used.
+            days = settings.PASSWORD_RESET_TIMEOUT // (24 * 60 * 60)
+            still_good = ngettext(
+                "A link in an email we sent in the last day still works.",
+                "A link in an email we sent in the last %(days)d days still works.",
+                days,
+            ) % {"days": days}
+            refused = _("Too many password reset requests. Please try again in an hour.")
+            form.add_error(None, f"{refused} {still_good}")
             response = self.form_invalid(form)
             response.status_code = 429
             return response

@@ -81,7 +81,10 @@ def test_it_sends_nothing_for_an_unknown_address_but_says_the_same(client, alice
     assert "Check your email" in response.text
 
 
-REFUSED = "Too many password reset requests. Please try again in an hour."
+REFUSED = (
+    "Too many password reset requests. Please try again in an hour. "
+    "A link in an email we sent in the last 3 days still works."
+)
 
 
 def test_it_sends_three_emails_an_hour_to_one_address_at_most(client, alice, mailoutbox):
@@ -94,6 +97,23 @@ def test_it_sends_three_emails_an_hour_to_one_address_at_most(client, alice, mai
     assert [a.status_code for a in answers] == [302] * 3 + [429] * 17
     assert REFUSED in answers[3].text
     assert 'name="email"' in answers[3].text
+
+
+def test_a_player_whose_resets_someone_used_up_can_still_reset(client, alice, mailoutbox):
+    # Someone else asks for alice's resets until they are refused...
+    for _ in range(3):
+        client.post(URL, {"email": "alice@example.com"}, REMOTE_ADDR="203.0.113.66")
+    # ...then alice asks, and is refused too, but told of the emails she has.
+    refused = client.post(URL, {"email": "alice@example.com"}, REMOTE_ADDR="198.51.100.7")
+    assert refused.status_code == 429
+    assert REFUSED in refused.text
+
+    form_page = client.get(_reset_link(mailoutbox[0]), follow=True)
+    [(set_password_url, _status)] = form_page.redirect_chain
+    client.post(set_password_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
 
 
 def test_it_answers_the_same_whether_the_account_exists_or_not(client, alice, mailoutbox):
