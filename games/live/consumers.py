@@ -38,7 +38,7 @@ from django.utils import translation
 from games.chat.socket import ChatSocket
 from games.live.moves import SocketMoves
 from games.live.sockets import LAYER_ERRORS, SelfChecking
-from games.models import Game, group_name
+from games.models import Game, Seat, group_name
 from games.table.board import board_update, game_at
 from games.table.memo import WouldWait, without_waiting
 from games.views import may_watch
@@ -73,6 +73,14 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
             self.layer_failed()
         self.accept()
         self.send_board()
+
+    def plays_here(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return False
+        code = self.scope["url_route"]["kwargs"]["code"]
+        live = (Game.Status.OPEN, Game.Status.ACTIVE)
+        return Seat.objects.filter(game__code=code, game__status__in=live, user=user).exists()
 
     def disconnect(self, close_code):
         if self.group:

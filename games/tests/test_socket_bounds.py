@@ -100,6 +100,46 @@ async def test_it_bounds_the_sockets_of_one_address_across_users(alice, bob, cha
             await socket.disconnect()
 
 
+async def test_nobody_sharing_the_address_keeps_a_player_off_their_own_table(
+    alice, bob, charlie, settings, table_game
+):
+    # charlie's sockets fill the address's slots (one account, here; accounts
+    # enough at a school or behind a carrier's NAT): alice, who sits at the
+    # table, still gets its socket; charlie, who only watches, does not.
+    settings.SOCKETS_PER_ADDRESS = 1
+    shared = "198.51.100.1"
+    path = f"/ws/games/{table_game.code}/"
+    opened = []
+    try:
+        filler, connected, _code = await open_socket("/ws/me/", charlie, shared)
+        opened.append(filler)
+        assert connected
+        player, player_connected, _code = await open_socket(path, alice, shared)
+        opened.append(player)
+        watcher, watcher_connected, code = await open_socket(path, charlie, shared)
+        opened.append(watcher)
+
+        assert player_connected and "hand" in await player.receive_from(timeout=5)
+        assert not watcher_connected and code == SOCKETS_FULL
+    finally:
+        for socket in opened:
+            await socket.disconnect()
+
+
+async def test_a_players_own_bound_still_holds_at_their_table(alice, settings, table_game):
+    settings.SOCKETS_PER_ADDRESS = 1
+    settings.SOCKETS_PER_USER = 1
+    path = f"/ws/games/{table_game.code}/"
+    first, connected, _code = await open_socket(path, alice)
+    second, second_connected, code = await open_socket(path, alice)
+    try:
+        assert connected
+        assert not second_connected and code == SOCKETS_FULL
+    finally:
+        await first.disconnect()
+        await second.disconnect()
+
+
 def test_it_counts_an_ipv6_network_as_one_address():
     def counted(address):
         return owners({"client": [address, 50000]})
