@@ -166,8 +166,13 @@ def move(request, code):
     game, seat = _get_game_for_player(request, code)
     if over_move_bound(request.user.pk):
         # Refused before the move is read, played or drawn (the session, the user, the
-        # game and the seat are read by then). A page shows the sentence in its flash.
-        return _too_many(_("Too many moves at once: wait a moment, then try again."), 1)
+        # game and the seat are read by then). A page shows the sentence in its flash;
+        # a form posted without JavaScript goes back to the table, which says it.
+        sentence = _("Too many moves at once: wait a moment, then try again.")
+        if not request.htmx:
+            messages.error(request, sentence)
+            return redirect(game)
+        return _too_many(sentence, 1)
     try:
         chosen, version = parse_move(request.POST)
     except BadMove as e:

@@ -312,10 +312,15 @@ def test_a_flood_of_posted_moves_is_refused_before_it_is_read(
     set_position(table_game, "alice hand: red/yellow")
     url = reverse("games:move", args=[table_game.code])
 
-    answers = [alice_client.post(url, {"kind": "junk"}).status_code for _ in range(5)]
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    answers = [alice_client.post(url, {"kind": "junk"}, **htmx).status_code for _ in range(5)]
 
     assert answers == [400, 400, 400, 429, 429]
-    refused = alice_client.post(url, {"kind": "junk"})
+    refused = alice_client.post(url, {"kind": "junk"}, **htmx)
     assert "Too many moves at once" in refused.content.decode()
     assert refused["Retry-After"] == "1"
+    # Without JavaScript: back to the table, which says why.
+    posted = alice_client.post(url, {"kind": "junk"}, follow=True)
+    assert posted.redirect_chain == [(table_game.get_absolute_url(), 302)]
+    assert "Too many moves at once" in posted.content.decode()
     assert Game.objects.get(pk=table_game.pk).version == table_game.version
