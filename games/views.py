@@ -25,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.blocks import kept_from_table
 from accounts.profile import games_together, user_named
 from accounts.ratelimit import FALLBACK, Limiter, Rate, SlidingWindows
 from games import rules
@@ -192,10 +193,19 @@ def move(request, code):
 @login_required
 @require_POST
 def come_back(request, code):
-    """Take back the seat of a player marked absent: the game waits for them again."""
+    """Take back the seat of a player marked absent: the game waits for them again.
+
+    An absent seat is not counted in the player's share of tables (limits.seated_games):
+    taking it back takes a seat of that share again, as joining a table does.
+    """
     game, _seat = _get_game_for_player(request, code)
     try:
-        game.come_back(request.user)
+        with transaction.atomic():
+            absent = game.seats.filter(user=request.user, absent=True).exists()
+            if absent and not game.seats.exclude(user__bot_level="").exists():
+                limits.lock_account(request.user)
+                limits.check_seats(request.user, game.pace)
+            game.come_back(request.user)
     except SeatingError as e:
         messages.error(request, str(e))
     return _board_or_redirect(request, game)
@@ -262,13 +272,22 @@ def rematch(request, code):
     )
     try:
         with transaction.atomic():
-            if game.rematch_id is None or game.rematch.status == Game.Status.CANCELLED:
+            table = game.rematch
+            if table is None or table.status == Game.Status.CANCELLED:
                 # Asking first opens a table: with the computer players it starts at once.
                 limits.lock_account(request.user)
                 if game.seats.exclude(user__bot_level="").exists():
                     limits.check_computer_games(request.user)
                 else:
                     limits.check_open_tables(request.user)
+                    limits.check_seats(request.user, game.pace)
+            elif table.status == Game.Status.OPEN and not table.seats.filter(user=request.user).exists():
+                # Accepting takes a seat, as joining a table does: the same share, the same
+                # blocks (someone seated there who blocked this player keeps them away).
+                if kept_from_table(request.user, table):
+                    raise SeatingError(_("You can't join this table."))
+                limits.lock_account(request.user)
+                limits.check_seats(request.user, table.pace)
             table = game.ask_rematch(request.user)
     except SeatingError as e:
         messages.error(request, str(e))

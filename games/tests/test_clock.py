@@ -301,6 +301,28 @@ def test_it_lets_an_absent_player_take_the_seat_back(client, traveller, live_tri
     assert seat(live, loser).deadline is not None, "the game waits for the player again"
 
 
+def test_taking_a_seat_back_takes_a_seat_of_the_players_share(
+    client, traveller, live_trio, settings
+):
+    # An absent seat frees its share (limits.seated_games): whoever sat down elsewhere
+    # meanwhile up to the bound cannot hold one more table up by coming back.
+    live = live_trio
+    loser = play_out_timeouts(traveller, live, 3)
+    user = seat(live, loser).user
+    settings.LIVE_GAMES_PER_USER = 1
+    elsewhere = Game.objects.create(host=user, seat_count=2)
+    elsewhere.join(user)
+    client.force_login(user)
+
+    response = client.post(reverse("games:come_back", args=[live.code]), follow=True)
+
+    assert "You already sit at 1 live table" in response.content.decode()
+    assert seat(live, loser).absent
+    Game.objects.filter(pk=elsewhere.pk).update(status=Game.Status.CANCELLED)
+    client.post(reverse("games:come_back", args=[live.code]))
+    assert not seat(live, loser).absent
+
+
 def test_it_refuses_to_give_back_a_seat_to_an_outsider(client, live, charlie):
     client.force_login(charlie)
     response = client.post(reverse("games:come_back", args=[live.code]))

@@ -115,6 +115,44 @@ def test_it_lets_nobody_else_join_the_rematch(client, finished, alice, charlie):
     assert not table.seats.filter(user=charlie).exists()
 
 
+def test_a_player_the_asker_blocked_cannot_accept(client, finished, alice, bob):
+    from accounts.blocks import block
+
+    table = finished.ask_rematch(alice)
+    block(alice, bob)
+    client.force_login(bob)
+
+    response = client.post(rematch_url(finished), follow=True)
+
+    assert "You can&#x27;t join this table." in response.content.decode()
+    assert list(table.seats.values_list("user__username", flat=True)) == ["alice"]
+
+
+def test_accepting_takes_a_seat_of_the_players_share(client, finished, alice, bob, settings):
+    settings.CORRESPONDENCE_GAMES_PER_USER = 1
+    elsewhere = Game.objects.create(host=bob, seat_count=2, pace="correspondence", pace_days=2)
+    elsewhere.join(bob)
+    table = finished.ask_rematch(alice)
+    client.force_login(bob)
+
+    response = client.post(rematch_url(finished), follow=True)
+
+    assert "You already sit at 1 correspondence table" in response.content.decode()
+    assert list(table.seats.values_list("user__username", flat=True)) == ["alice"]
+
+
+def test_asking_first_takes_a_seat_of_the_players_share(client, finished, alice, settings):
+    settings.CORRESPONDENCE_GAMES_PER_USER = 1
+    elsewhere = Game.objects.create(host=alice, seat_count=2, pace="correspondence", pace_days=2)
+    elsewhere.join(alice)
+    client.force_login(alice)
+
+    response = client.post(rematch_url(finished), follow=True)
+
+    assert "You already sit at 1 correspondence table" in response.content.decode()
+    assert Game.objects.get(pk=finished.pk).rematch is None
+
+
 def test_it_refuses_a_rematch_of_a_game_not_over(client, table_game, alice):
     client.force_login(alice)
     response = client.post(rematch_url(table_game), follow=True)
