@@ -281,7 +281,10 @@ def rematch(request, code):
                 else:
                     limits.check_open_tables(request.user)
                     limits.check_seats(request.user, game.pace)
-            elif table.status == Game.Status.OPEN and not table.seats.filter(user=request.user).exists():
+            elif (
+                table.status == Game.Status.OPEN
+                and not table.seats.filter(user=request.user).exists()
+            ):
                 # Accepting takes a seat, as joining a table does: the same share, the same
                 # blocks (someone seated there who blocked this player keeps them away).
                 if kept_from_table(request.user, table):
