@@ -60,7 +60,23 @@ def unblock(blocker, blocked):
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
 
 
+def _people_at(game):
+    return set(game.seats.values_list("user_id", flat=True)) | {game.host_id}
+
+
 def kept_from_table(user, game):
     """Whether the host or a player seated at `game` has blocked `user`."""
-    people = set(game.seats.values_list("user_id", flat=True)) | {game.host_id}
-    return Block.objects.filter(blocker_id__in=people, blocked=user).exists()
+    return Block.objects.filter(blocker_id__in=_people_at(game), blocked=user).exists()
+
+
+def kept_apart(user, game):
+    """Whether `user` and the host or a player seated at `game` blocked one another.
+
+    For a seat the site chooses (Quick game): it never seats a player with
+    someone they blocked, as a player who chooses a table may.
+    """
+    people = _people_at(game)
+    return Block.objects.filter(
+        models.Q(blocker_id__in=people, blocked=user)
+        | models.Q(blocker=user, blocked_id__in=people)
+    ).exists()

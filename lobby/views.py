@@ -19,7 +19,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.blocks import kept_from_table
+from accounts.blocks import kept_apart, kept_from_table
 from accounts.models import Vacation
 from config import statements
 from games.history.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
@@ -98,7 +98,7 @@ def quick_game(request):
     if request.method != "POST":
         return redirect("lobby:home")
     for game in quick_game_tables(request.user)[:QUICK_GAME_TRIES]:
-        if kept_from_table(request.user, game):
+        if kept_apart(request.user, game):
             continue
         try:
             with transaction.atomic():

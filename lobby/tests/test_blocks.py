@@ -86,3 +86,16 @@ def test_it_skips_the_blockers_table_in_a_quick_game(client, alice, bob, charlie
     client.force_login(bob)  # the table a quick game would have given him
     client.post(reverse("lobby:quick_game"))
     assert table.seat_of(bob) == 1
+
+
+def test_a_quick_game_never_seats_a_player_with_someone_they_blocked(client, alice, bob, charlie):
+    table = open_table(alice, seat_count=2)
+    block(charlie, alice)
+    client.force_login(charlie)
+
+    client.post(reverse("lobby:quick_game"))
+
+    assert table.seat_of(charlie) is None
+    client.force_login(bob)
+    client.post(reverse("lobby:quick_game"))
+    assert table.seat_of(bob) == 1
