@@ -211,17 +211,26 @@ def record_wrong_password(user):
     )
 
 
-def allow_password_reset(email, address):
-    """Count a password reset request; return whether an email may be sent for it.
+RESETS_TO_EMAIL = "email"  # the email address typed has had its emails this hour
+RESETS_FROM_ADDRESS = "address"  # the client's address has asked for its emails this hour
 
-    Counted by the address typed, whether an account has it or not, so that
-    the answer tells nothing about which accounts there are.
+
+def password_reset_refusal(email, address):
+    """Count a password reset request; return None if an email may be sent for it.
+
+    Else what is used up: RESETS_TO_EMAIL, or RESETS_FROM_ADDRESS. Counted by
+    the email address typed, whether an account has it or not, so that the
+    answer tells nothing about which accounts there are.
     """
-    allowed = counts.hit(_key("reset-email", email.casefold()), RESET_WINDOW) <= RESETS_PER_EMAIL
+    to_email = counts.hit(_key("reset-email", email.casefold()), RESET_WINDOW)
+    from_address = 0
     if address:
-        per_address = counts.hit(_key("reset-address", address_key(address)), RESET_WINDOW)
-        allowed = allowed and per_address <= RESETS_PER_ADDRESS
-    return allowed
+        from_address = counts.hit(_key("reset-address", address_key(address)), RESET_WINDOW)
+    if to_email > RESETS_PER_EMAIL:
+        return RESETS_TO_EMAIL
+    if from_address > RESETS_PER_ADDRESS:
+        return RESETS_FROM_ADDRESS
+    return None
 
 
 def allow_signup(address):

@@ -151,7 +151,8 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         address = self.request.META.get("REMOTE_ADDR")
-        if not throttle.allow_password_reset(form.cleaned_data["email"], address):
+        refusal = throttle.password_reset_refusal(form.cleaned_data["email"], address)
+        if refusal == throttle.RESETS_TO_EMAIL:
             # Someone else may have asked for them: the links already sent
             # stay good (Django's tokens, PASSWORD_RESET_TIMEOUT) until one is used.
             days = settings.PASSWORD_RESET_TIMEOUT // (24 * 60 * 60)
@@ -162,6 +163,15 @@ class PasswordResetView(auth_views.PasswordResetView):
             ) % {"days": days}
             refused = _("Too many password reset requests. Please try again in an hour.")
             form.add_error(None, f"{refused} {still_good}")
+        elif refusal == throttle.RESETS_FROM_ADDRESS:
+            form.add_error(
+                None,
+                _(
+                    "Too many password reset requests from your network. "
+                    "Please try again in an hour."
+                ),
+            )
+        if refusal:
             response = self.form_invalid(form)
             response.status_code = 429
             return response
