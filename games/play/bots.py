@@ -234,6 +234,7 @@ def play_bot_moves(now=None):
                 waiting.append((when, seat, game, move))
                 waiting.sort(key=lambda waits: waits[0])
             if seat.user.bot_level in SEARCHING_LEVELS:
+                _busy_until(began + search.TIME_LIMIT)
                 time.sleep(max(0.0, began + SEARCH_SECONDS - time.monotonic()))
         while waiting:
             made += _make_next(waiting)
@@ -241,6 +242,23 @@ def play_bot_moves(now=None):
         for _when, seat, game, _move in waiting:  # not made: the next round thinks again
             _release(seat, game)
     return made
+
+
+def _busy_until(deadline):
+    """Keep the processor (and Python's lock) busy until `deadline` (time.monotonic's).
+
+    After a search that ended before search.TIME_LIMIT: one that ends at once
+    (one candidate move, a bot with no Just Say No to weigh) and one that runs
+    to its limit must load the machine alike, for the requests of this process
+    (the worker is a thread of the web process in the embedded set-up) and of
+    its neighbours would otherwise be answered faster while the bot "thinks"
+    when its hand offers nothing to weigh (docs/computer-players.md).
+    """
+    spin = 0
+    while time.monotonic() < deadline:
+        for step in range(1000):  # pure Python, as the search is
+            spin ^= step
+    return spin
 
 
 def _make_due(waiting):

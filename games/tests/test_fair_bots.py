@@ -5,6 +5,7 @@ player, has one.
 """
 
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -17,6 +18,7 @@ from games import rules
 from games.models import Game, Seat
 from games.play import bots
 from games.play.limits import TakingTurns
+from games.rules import search
 
 pytestmark = pytest.mark.django_db
 
@@ -206,8 +208,13 @@ def clock(monkeypatch):
         clock.events.append((clock.now, "make", seat.user.bot_level))
         return made(seat, game, move)
 
+    def busy_until(deadline):
+        clock.now = max(clock.now, deadline)
+        clock.events.append((clock.now, "busy until", ""))
+
     monkeypatch.setattr(bots, "bot_move", searching_for(clock, 0.7))  # the strong level searches
     monkeypatch.setattr(bots, "_make", make)
+    monkeypatch.setattr(bots, "_busy_until", busy_until)
     return clock
 
 
@@ -224,6 +231,7 @@ def test_it_moves_other_bots_while_a_move_waits_for_its_time(clock, alice, dave)
     when = [(round(t - start, 6), what, level) for t, what, level in clock.events]
     assert when == [
         (0.0, "think", "strong"),
+        (search.TIME_LIMIT, "busy until", ""),
         (bots.SEARCH_SECONDS, "think", "random"),
         (bots.SEARCH_SECONDS, "make", "random"),
         (bots.THINKING_SECONDS, "make", "strong"),
@@ -245,6 +253,18 @@ def test_nothing_the_worker_does_after_a_search_tells_how_long_it_ran(
     start = clock.events[0][0]
     made = {level: round(t - start, 6) for t, what, level in clock.events if what == "make"}
     assert made == {"random": bots.SEARCH_SECONDS, "strong": bots.THINKING_SECONDS}
+    # Nor does the load it puts on the machine: busy as a search until its time limit.
+    [busy] = [round(t - start, 6) for t, what, _level in clock.events if what == "busy until"]
+    assert busy == search.TIME_LIMIT
+
+
+def test_keeping_busy_works_the_processor_until_its_deadline():
+    started, worked = time.monotonic(), time.thread_time()
+
+    bots._busy_until(started + 0.05)
+
+    assert time.monotonic() - started >= 0.05
+    assert time.thread_time() - worked >= 0.01, "it works, it does not sleep"
 
 
 def test_it_begins_no_search_while_a_move_waits(clock, alice, dave):
@@ -257,8 +277,15 @@ def test_it_begins_no_search_while_a_move_waits(clock, alice, dave):
     assert moved(first) and moved(second)
     start = clock.events[0][0]
     when = [(round(t - start, 6), what) for t, what, _level in clock.events]
-    thinking = bots.THINKING_SECONDS
-    assert when == [(0.0, "think"), (thinking, "make"), (thinking, "think"), (2 * thinking, "make")]
+    thinking, limit = bots.THINKING_SECONDS, search.TIME_LIMIT
+    assert when == [
+        (0.0, "think"),
+        (limit, "busy until"),
+        (thinking, "make"),
+        (thinking, "think"),
+        (round(thinking + limit, 6), "busy until"),
+        (2 * thinking, "make"),
+    ]
 
 
 def test_it_gives_back_the_claims_of_moves_it_could_not_make(clock, monkeypatch, alice):
