@@ -13,6 +13,8 @@ Who counts here:
   window a user in the process's memory; a flood spread over N processes gets
   N times the bound, still a bound), and finished games' records downloaded
   per user (`Limiter.take`, falling back);
+- lobby/views.py: seats taken or left per user (`seating_too_fast`,
+  `Limiter.take`, failing open): each redraws every seated player's header;
 
 Two ways of counting:
 

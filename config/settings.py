@@ -281,6 +281,7 @@ MOVES_PER_SECOND = envint("MOVES_PER_SECOND", 10)
 # How many finished games' records one user may download in a minute (games/views.py
 # `export`; 0: no bound); more are answered 429.
 EXPORTS_PER_MINUTE = envint("EXPORTS_PER_MINUTE", 10)
+SEATINGS_PER_MINUTE = envint("SEATINGS_PER_MINUTE", 12)
 # Every socket checks itself this often (games/live/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.

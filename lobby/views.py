@@ -16,11 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy as _lazy
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.blocks import kept_apart, kept_from_table
 from accounts.models import Vacation
+from accounts.ratelimit import FAIL_OPEN, Limiter, Rate
 from config import statements
 from games.history.lists import PLAYER_NAMES, TABLE_FIELDS, seated, seats_with_games
 from games.models import (
@@ -96,6 +97,9 @@ def play_computer(request):
 def quick_game(request):
     """Join the fitting open table that has waited longest; without one, open a new table."""
     if request.method != "POST":
+        return redirect("lobby:home")
+    if seating_too_fast(request.user):
+        messages.error(request, TOO_FAST)
         return redirect("lobby:home")
     for game in quick_game_tables(request.user)[:QUICK_GAME_TRIES]:
         if kept_apart(request.user, game):
@@ -191,11 +195,24 @@ def table(request, code):
 # after logging in) shows the waiting room instead.
 
 
+# Sitting down and leaving, per user: each one redraws every seated player's header.
+SEATINGS = Limiter("Seatings", when_down=FAIL_OPEN)
+TOO_FAST = _lazy("You are sitting down and leaving too fast. Wait a minute, then try again.")
+
+
+def seating_too_fast(user):
+    """Count a seat taken or left by `user`; return whether it is over SEATINGS_PER_MINUTE."""
+    bound = settings.SEATINGS_PER_MINUTE
+    return bool(bound) and not SEATINGS.take(f"seatings:{user.pk}", Rate(bound, 60))
+
+
 @login_required
 def join(request, code):
     game = _get_table(request, code)
     if request.method != "POST":
         return redirect("lobby:table", code)
+    if seating_too_fast(request.user):
+        return _refuse(request, game, str(TOO_FAST))
     if kept_from_table(request.user, game):
         # Someone at the table has blocked this user, who is not told so (accounts/blocks.py).
         return _refuse(request, game, _("You can't join this table."))
@@ -215,6 +232,8 @@ def leave(request, code):
     game = _get_table(request, code)
     if request.method != "POST":
         return redirect("lobby:table", code)
+    if seating_too_fast(request.user):
+        return _refuse(request, game, str(TOO_FAST))
     try:
         game.leave(request.user)
     except SeatingError as e:

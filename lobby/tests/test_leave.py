@@ -49,3 +49,23 @@ def test_it_answers_htmx_with_the_room(client, alice, bob):
 
     assert "1 of 3 seats taken" in response.text
     assert reverse("lobby:join", args=[game.code]) in response.text
+
+
+def test_it_bounds_how_often_one_player_sits_down_and_leaves(client, alice, bob, charlie, settings):
+    # Each seat taken or left redraws the header of every player at the table: a player
+    # who joins and leaves in a loop would have the server redraw them without end.
+    settings.SEATINGS_PER_MINUTE = 4
+    game = open_table(alice, seat_count=3)
+    client.force_login(bob)
+    join = reverse("lobby:join", args=[game.code])
+    for _ in range(2):
+        client.post(join)
+        client.post(leave(game))
+
+    refused = client.post(join, follow=True)
+
+    assert game.seat_of(bob) is None
+    assert "You are sitting down and leaving too fast." in refused.text
+    client.force_login(charlie)  # another player is not slowed down by bob
+    client.post(join)
+    assert game.seat_of(charlie) is not None
