@@ -41,7 +41,7 @@ from config.dates import date_text
 from config.links import link
 from games.history.keyset import Listed, requested_page
 from games.history.lists import Row
-from games.models import Game
+from games.models import Game, SeatingError
 from games.play import bots, vacation as vacations
 
 log = logging.getLogger(__name__)
@@ -221,6 +221,12 @@ def block_user(request, username):
         messages.error(request, _("You cannot block yourself."))
     elif request.POST.get("block") == "1":
         blocks.block(request.user, user)
+        # Kept from my tables: from those where they sit already, too.
+        for table in Game.objects.open().filter(host=request.user, seats__user=user):
+            try:
+                table.leave(user)
+            except SeatingError:
+                pass  # it started meanwhile: a game in play is not left
         messages.success(
             request,
             _("%(name)s is blocked: you will not see their chat, and they cannot join your tables.")

@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<slug:code>/join/", views.join, name="join"),
     path("t/<slug:code>/join/<str:token>/", views.share, name="share"),
     path("t/<slug:code>/leave/", views.leave, name="leave"),
+    path("t/<slug:code>/remove/", views.remove, name="remove"),
     path("t/<slug:code>/start/", views.start, name="start"),
     path("t/<slug:code>/cancel/", views.cancel, name="cancel"),
     path("t/<slug:code>/bots/", views.fill_with_bots, name="fill_with_bots"),

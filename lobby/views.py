@@ -245,6 +245,40 @@ def leave(request, code):
 
 
 @login_required
+def remove(request, code):
+    """The host takes a player's seat away, at a table that has not started.
+
+    A player who sat down and walked away, or one who blocked many others (a
+    table where someone blocked you is one you cannot join), must not hold the
+    host's table. They may sit down again unless the host blocks them, which
+    also takes their seat (accounts.views.block_user).
+    """
+    game = _get_table_for_host(request, code)
+    if request.method != "POST":
+        return redirect("lobby:table", code)
+    player = request.POST.get("player", "")
+    seat = None
+    if player.isdigit():
+        seat = game.seats.filter(user_id=int(player)).select_related("user").first()
+    if seat is None:
+        return _refuse(request, game, _("That player is no longer at this table."))
+    try:
+        game.leave(seat.user)
+    except SeatingError as e:
+        return _refuse(request, game, str(e))
+    if not request.htmx:
+        messages.success(
+            request,
+            _(
+                "%(name)s no longer sits at your table. To keep them from sitting down again, "
+                "block them on their profile."
+            )
+            % {"name": seat.user.name},
+        )
+    return _show(request, game)
+
+
+@login_required
 def start(request, code):
     game = _get_table_for_host(request, code)
     if request.method != "POST":
