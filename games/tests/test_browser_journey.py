@@ -78,7 +78,7 @@ def test_it_takes_two_new_players_from_sign_up_through_several_turns(
             boxes = form.locator("input[type=checkbox]")
             for i in range(len(state.players[state.current].hand) - 7):
                 boxes.nth(i).check()
-            form.locator("text=Put them back").click()
+            form.locator("button[type=submit]").click()
             wait_for_version((player, other), version + 2)
         # Both pages moved on without a reload: the other player now has the turn.
         expect(other.locator("#status")).to_contain_text("Your turn", timeout=10_000)

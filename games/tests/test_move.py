@@ -154,6 +154,7 @@ def test_it_puts_cards_over_seven_back(alice_client, table_game):
     assert state_of(table_game).phase == "discard"
     page = alice_client.get(reverse("games:table", args=[table_game.code])).content.decode()
     assert 'data-choice="discard"' in page
+    assert ">Put them back</button>" in page
 
     post_move(alice_client, table_game, kind="discard", cards=ones)
 
@@ -161,6 +162,16 @@ def test_it_puts_cards_over_seven_back(alice_client, table_game):
     assert len(after.players[ALICE].hand) == 7 and after.current == BOB
     log = alice_client.get(reverse("games:table", args=[table_game.code])).context["table"]["log"]
     assert log[-1]["text"] == "alice put 2 cards on the bottom of the draw pile"
+
+
+def test_it_asks_to_put_back_one_card_in_the_singular(alice_client, table_game):
+    set_position(table_game, "alice hand: 1M 1M 1M 1M 2M 2M 2M 2M")
+    post_move(alice_client, table_game, kind="end")
+
+    page = alice_client.get(reverse("games:table", args=[table_game.code])).content.decode()
+
+    assert "choose 1 card to put on the bottom of the draw pile." in page
+    assert ">Put it back</button>" in page
 
 
 def test_it_transfers_rent_to_a_third_player(alice):
