@@ -5,6 +5,7 @@ import re
 import pytest
 
 from conftest import open_live_table, open_page, screenshot
+from games import rules
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -97,3 +98,34 @@ def test_it_swaps_in_the_changed_table_alone_and_keeps_the_newest_version(
     assert alice_errors == [] and bob_errors == []
     alice_page.context.close()
     bob_page.context.close()
+
+
+FLASH_IN_VIEW = """() => {
+  const box = document.getElementById("flash").getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_shows_why_a_move_was_refused_where_the_player_looks(
+    live_asgi_server, browser, alice, bob, table_game
+):
+    # The prompt sits below the board: the sentence answering it must not be up at the
+    # top of the page, out of sight.
+    set_position(table_game, "alice hand: 1M 2M 3M 4M 5M red red green green")
+    table_game.refresh_from_db()
+    table_game.play(0, rules.Move.end())
+    page, errors = open_live_table(
+        browser, live_asgi_server, alice, table_game, viewport=(1100, 600)
+    )
+    form = page.locator(".discard-form")
+    form.scroll_into_view_if_needed()
+
+    form.locator("button[type=submit]").click()  # none chosen: two must go back
+
+    page.wait_for_selector("#flash .message.error", timeout=10_000)
+    assert page.evaluate(FLASH_IN_VIEW)
+    screenshot(page, path="/tmp/shots-flash.png")
+    page.click("#flash .message")
+    assert page.locator("#flash .message").count() == 0
+    assert errors == []

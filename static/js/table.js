@@ -235,6 +235,12 @@
     flash.replaceChildren(message);
   });
 
+  // The flash floats at the top of the window (table.css): a click puts it away.
+  document.addEventListener("click", function (event) {
+    const flash = event.target.closest && event.target.closest("#flash");
+    if (flash) flash.replaceChildren();
+  });
+
   // Close an open card menu with Escape or a click elsewhere.
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") {
