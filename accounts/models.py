@@ -303,7 +303,8 @@ class PlayerStats(models.Model):
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
-    abandoned = models.PositiveIntegerField(default=0)  # games ended while marked absent
+    # Games ended while marked absent for timeouts (not resigned: accounts.stats.record_result).
+    abandoned = models.PositiveIntegerField(default=0)
     current_streak = models.PositiveIntegerField(default=0)  # wins in a row, up to now
     longest_streak = models.PositiveIntegerField(default=0)
     turns_to_win = models.PositiveIntegerField(default=0)  # summed over the games won

@@ -29,16 +29,20 @@ def edition_of(game):
     return Edition.ENHANCED if (game.options or {}).get("enhanced") else Edition.CLASSIC
 
 
-def record_result(game, seats):
-    """Count `game` (just finished, results on its seats) in its players' stats and ratings."""
+def record_result(game, seats, resigned=()):
+    """Count `game` (just finished, results on its seats) in its players' stats and ratings.
+
+    `resigned`: the positions whose players resigned (their seats are marked absent
+    too): a loss, not a game abandoned.
+    """
     edition = edition_of(game)
-    _count_totals(game, seats, edition)
+    _count_totals(game, seats, edition, resigned)
     _count_pairs(game, seats)
     if any(seat.result == WIN for seat in seats):
         _rate(game, seats, edition)
 
 
-def _count_totals(game, seats, edition):
+def _count_totals(game, seats, edition, resigned):
     users = [seat.user_id for seat in seats]
     PlayerStats.objects.bulk_create([PlayerStats(user_id=u) for u in users], ignore_conflicts=True)
     # Locked in user order, so that two games ending at once cannot deadlock.
@@ -66,7 +70,7 @@ def _count_totals(game, seats, edition):
                 totals.losses += 1
             else:
                 totals.draws += 1
-        if seat.absent:
+        if seat.absent and seat.position not in resigned:
             totals.abandoned += 1
         _tally(totals.by_players, players, won)
         _tally(totals.by_edition, edition, won)

@@ -655,8 +655,10 @@ class Game(models.Model):
         # The review's summary (games.history.review listens): None if nobody gives one.
         summaries = game_ending.send(sender=Game, game=self, state=state)
         self.summary = next((s for _receiver, s in summaries if s is not None), None)
-        # Totals and ratings change once, with the result, in this transaction.
-        record_result(self, seats)
+        # Totals and ratings change once, with the result, in this transaction. A player who
+        # resigned is absent too (Ruling (resign)), but did not abandon the game.
+        chose = self.moves.filter(move__kind=rules.RESIGN, cause=Move.Cause.PLAYER)
+        record_result(self, seats, resigned=set(chose.values_list("seat", flat=True)))
 
     def broadcast(self, users=()):
         """Tell every socket of this game that a new version exists (ids only, no cards).

@@ -535,3 +535,20 @@ def test_it_writes_a_countdown_in_the_players_language(traveller, language, word
     iso = "2026-01-05T12:00:00+00:00"
     assert html.startswith(f'\n<span class="countdown" data-deadline="{iso}">{left}</span>\n')
     assert f'<time data-local-time datetime="{iso}">{until}</time>)</span>' in html
+
+
+def test_it_counts_a_game_left_by_timeouts_as_abandoned_and_a_resignation_not(traveller, live_trio):
+    # Both seats end up absent (a resignation plays on as absent, Ruling (resign)), but
+    # only the player who stopped answering abandoned the game; the other resigned it.
+    from accounts.models import PlayerStats
+
+    game = live_trio
+    loser = play_out_timeouts(traveller, game, 3)
+    quitter = (loser + 1) % 3  # a player may resign at any time
+    game.play(quitter, rules.Move.resign())
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    by_position = {s.position: PlayerStats.objects.get(user=s.user) for s in game.seats.all()}
+    assert by_position[loser].abandoned == 1 and by_position[loser].losses == 1
+    assert by_position[quitter].abandoned == 0 and by_position[quitter].losses == 1
