@@ -4,9 +4,17 @@ Ratings are OpenSkill's Plackett-Luce model, one per edition: the winner ranks
 first, the other players share second place and a player marked absent ranks
 last. A game without a winner (stalemate, round limit, everybody absent)
 changes no rating.
+
+Nor does a game that was not played, so that nobody can farm a rating from
+a second account that loses on purpose: one that ended in its first round
+(a resignation at once), or a game of two people who have had
+PAIR_GAMES_PER_DAY rated games together in the day before it ended (a
+rematch loop). The computer players are not counted in such pairs: a
+player may climb the bot ladder all day. The totals count every game.
 """
 
 import math
+from datetime import timedelta
 
 from openskill.models import PlackettLuce
 
@@ -24,6 +32,8 @@ MODEL = PlackettLuce()
 
 WIN, LOSS = "win", "loss"
 
+PAIR_GAMES_PER_DAY = 5
+
 
 def edition_of(game):
     return Edition.ENHANCED if (game.options or {}).get("enhanced") else Edition.CLASSIC
@@ -38,8 +48,24 @@ def record_result(game, seats, resigned=()):
     edition = edition_of(game)
     _count_totals(game, seats, edition, resigned)
     _count_pairs(game, seats)
-    if any(seat.result == WIN for seat in seats):
+    if any(seat.result == WIN for seat in seats) and _rated(game, seats):
         _rate(game, seats, edition)
+
+
+def _rated(game, seats):
+    """Whether `game` changes ratings: played past its first round, by no pair at its bound."""
+    if game.turn_number <= len(seats):
+        return False
+    since = game.ended_at - timedelta(days=1)
+    people = [seat.user_id for seat in seats if not seat.user.bot_level]
+    for n, first in enumerate(people):
+        for second in people[n + 1 :]:
+            together = RatingChange.objects.filter(
+                user_id=first, created_at__gt=since, game__rating_changes__user_id=second
+            )
+            if together.count() >= PAIR_GAMES_PER_DAY:
+                return False
+    return True
 
 
 def _count_totals(game, seats, edition, resigned):

@@ -37,6 +37,7 @@ from accounts.profile import (
     recent_games,
     user_named,
 )
+from accounts.stats import PAIR_GAMES_PER_DAY
 from config.dates import date_text
 from config.links import link
 from games.history.keyset import Listed, requested_page
@@ -282,6 +283,7 @@ def leaderboard(request):
             "ratings": leaderboard_of(edition),
             "provisional": _provisional(edition),
             "min_games": LEADERBOARD_MIN_GAMES,
+            "pair_games": PAIR_GAMES_PER_DAY,
         },
     )
 

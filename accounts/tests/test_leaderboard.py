@@ -27,7 +27,7 @@ def test_it_shows_provisional_players_when_nobody_is_ranked_yet(client, alice, b
 
 def test_it_lists_provisional_players_below_the_ranked_ones(client, alice, bob, charlie):
     for n in range(3 * LEADERBOARD_MIN_GAMES):
-        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=n)
+        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=24 * n)
     finished([charlie, alice], ["win", "loss"])
     inactive = get_user_model().objects.create_user("gone", "gone@example.com", "x")
     finished([inactive, bob], ["win", "loss"])

@@ -81,7 +81,7 @@ def test_it_lists_the_games_two_players_played_together(client, alice, bob, char
 
 def test_it_ranks_settled_players_on_the_leaderboard(client, alice, bob, charlie):
     for n in range(3 * LEADERBOARD_MIN_GAMES):
-        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=n)
+        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=24 * n)
     finished([charlie, alice], ["win", "loss"])
 
     response = client.get(reverse("accounts:leaderboard"))

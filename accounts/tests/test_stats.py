@@ -7,9 +7,10 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from accounts.models import PlayerStats, Rating, RatingChange
-from accounts.stats import record_result
+from accounts.stats import PAIR_GAMES_PER_DAY, record_result
 from games import rules
 from games.models import Game, Seat
+from games.play.bots import bot_account
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -113,7 +114,7 @@ def test_it_rates_each_edition_apart(alice, bob):
 def test_it_keeps_a_rating_provisional_until_its_uncertainty_is_low(alice, bob):
     games = 0
     while rating_or_none(alice) is None or rating(alice).provisional:
-        finished([alice, bob], ["win", "loss"] if games % 2 else ["loss", "win"], when=games)
+        finished([alice, bob], ["win", "loss"] if games % 2 else ["loss", "win"], when=24 * games)
         games += 1
         assert games < 40
     assert 5 <= games <= 20
@@ -136,9 +137,45 @@ def test_it_counts_a_game_once_when_its_last_move_is_played(alice, bob):
         alice table: red: red red red; dark_blue: dark_blue dark_blue; green: green green
         """,
     )
+    state.turns = 3  # the second round: a game played, so rated
+    game.snapshot = state.to_json()
+    game.save(update_fields=["snapshot"])
     game.play(0, rules.Move.lay(card_in(state, "alice", "hand", "green"), "green"))
     assert (stats(alice).wins, stats(bob).losses) == (1, 1)
     assert rating(alice).games == 1 and RatingChange.objects.count() == 2
     with pytest.raises(rules.IllegalMove):
         game.play(1, rules.Move.end())
     assert stats(alice).games == 1, "a finished game is counted once"
+
+
+def test_it_rates_no_game_that_ended_in_its_first_round(alice, bob, charlie):
+    # A second account that resigns at once: a win, not a rating.
+    finished([alice, bob], ["win", "loss"], turns=2)
+    finished([alice, charlie, bob], ["win", "loss", "loss"], turns=3, when=1)
+    assert not RatingChange.objects.exists()
+    assert stats(alice).wins == 2 and stats(bob).losses == 2
+
+    finished([alice, bob], ["win", "loss"], turns=3, when=2)
+    assert RatingChange.objects.filter(user=alice).count() == 1
+
+
+def test_it_rates_a_few_games_of_two_people_a_day(alice, bob, charlie):
+    # A rematch loop with a second account: the first games count, not the next.
+    for hour in range(PAIR_GAMES_PER_DAY + 2):
+        finished([alice, bob], ["win", "loss"], when=hour)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY
+    assert stats(alice).wins == PAIR_GAMES_PER_DAY + 2
+
+    finished([alice, charlie], ["win", "loss"], when=PAIR_GAMES_PER_DAY + 2)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 1
+    finished([charlie, alice, bob], ["win", "loss", "loss"], when=PAIR_GAMES_PER_DAY + 3)
+    assert not RatingChange.objects.filter(user=charlie, game__seats__user=bob).exists()
+    finished([alice, bob], ["win", "loss"], when=PAIR_GAMES_PER_DAY + 24)  # the next day
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2
+
+
+def test_it_rates_every_game_against_a_computer_player(alice):
+    bot = bot_account("basic", 1)
+    for hour in range(PAIR_GAMES_PER_DAY + 2):
+        finished([alice, bot], ["win", "loss"], when=hour)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2
