@@ -282,6 +282,8 @@ MOVES_PER_SECOND = envint("MOVES_PER_SECOND", 10)
 # `export`; 0: no bound); more are answered 429.
 EXPORTS_PER_MINUTE = envint("EXPORTS_PER_MINUTE", 10)
 SEATINGS_PER_MINUTE = envint("SEATINGS_PER_MINUTE", 12)
+# An open live table closes after this long without a player sitting down (0: never).
+OPEN_LIVE_TABLE_MINUTES = envint("OPEN_LIVE_TABLE_MINUTES", 30)
 # Every socket checks itself this often (games/live/sockets.py).
 GAME_SOCKET_CHECK_SECONDS = 20
 # A lobby socket draws a burst of changes at most once per this many seconds.

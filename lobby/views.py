@@ -722,6 +722,7 @@ def room_context(request, game):
         "can_leave": is_open and my_seat is not None and not is_host,
         "can_start": is_open and is_host and len(seats) >= 2,
         "share_path": None,
+        "idle_minutes": settings.OPEN_LIVE_TABLE_MINUTES,
     }
     if is_open and (is_host or my_seat is not None):
         context["share_path"] = reverse("lobby:share", args=[game.code, game.share_token])

@@ -77,6 +77,10 @@ MOVE_FIELDS += ("status", "ended_at", "end_reason", "winner", "summary", "asked_
 
 
 class Game(models.Model):
+    # The end_reason of an open table closed because nobody sat down for long
+    # (games.play.clocks.close_idle_tables); the host's own cancel leaves it blank.
+    IDLE = "idle"
+
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         ACTIVE = "active", _("In play")
@@ -203,15 +207,16 @@ class Game(models.Model):
                 game.seating_changed(also=user.pk)
         return self
 
-    def cancel(self):
-        """Close a table that has not started."""
+    def cancel(self, reason=""):
+        """Close a table that has not started; `reason` is IDLE when nobody sat down for long."""
         with transaction.atomic():
             game = locked_game(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("Only a table that has not started can be cancelled."))
             game.status = Game.Status.CANCELLED
             game.ended_at = timezone.now()
-            game.save(update_fields=["status", "ended_at"])
+            game.end_reason = reason
+            game.save(update_fields=["status", "ended_at", "end_reason"])
             game.seating_changed()
         self.refresh_from_db()
         return self

@@ -1,14 +1,24 @@
-"""The clocks of every game at once: the worker applies the moves of the deadlines that passed."""
+"""The clocks of every game at once: the worker applies the moves of the deadlines that passed.
+
+And closes the open live tables nobody sat down at for a while.
+"""
 
 import logging
+import time
+from datetime import timedelta
 
-from django.db.models import Exists, OuterRef, Q
+from django.conf import settings
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import Vacation
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatingError
 
 log = logging.getLogger(__name__)
+
+# How often a worker looks for idle tables (the open tables are few; a minute late is fine).
+IDLE_CHECK_EVERY = 60  # seconds
+_idle_checked_at = float("-inf")
 
 
 def enforce_deadlines(now=None):
@@ -31,3 +41,35 @@ def enforce_deadlines(now=None):
         except Exception:  # one broken game must not stop the clocks of the others
             log.exception("Enforcing the deadline of seat %s in game %s failed", position, game_id)
     return applied
+
+
+def close_idle_tables(now=None):
+    """Close the open live tables where nobody sat down for OPEN_LIVE_TABLE_MINUTES.
+
+    A live table is played now: one whose host opened it and walked away must
+    not stay listed, nor be where Quick game seats people (the one waiting
+    longest first), nor hold its players' seats. Its page then says why it
+    closed. Correspondence tables wait as long as their host likes. Looked
+    for once a minute; return how many were closed.
+    """
+    global _idle_checked_at
+    minutes = settings.OPEN_LIVE_TABLE_MINUTES
+    if not minutes or time.monotonic() - _idle_checked_at < IDLE_CHECK_EVERY:
+        return 0
+    _idle_checked_at = time.monotonic()
+    since = (now or timezone.now()) - timedelta(minutes=minutes)
+    # The host's seat is taken when the table opens: the last seat taken is never missing.
+    idle = (
+        Game.objects.open()
+        .filter(pace=Game.Pace.LIVE)
+        .annotate(last_seated=Max("seats__joined_at"))
+        .filter(last_seated__lt=since)
+    )
+    closed = 0
+    for game in idle.only("pk"):
+        try:
+            game.cancel(reason=Game.IDLE)
+            closed += 1
+        except SeatingError:
+            pass  # it started or closed meanwhile
+    return closed

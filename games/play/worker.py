@@ -28,7 +28,7 @@ from django.db import close_old_connections
 from accounts.sessions import clear_expired_hourly
 from games.history.analysis import analyse_next
 from games.play.bots import play_bot_moves
-from games.play.clocks import enforce_deadlines
+from games.play.clocks import close_idle_tables, enforce_deadlines
 from games.play.emails import send_due_emails
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ JOBS = [
     (send_due_emails, "email(s) sent"),
     (analyse_next, "analysis slice(s) run"),
     (clear_expired_hourly, "expired session(s) deleted"),
+    (close_idle_tables, "idle table(s) closed"),
 ]
 INTERVAL = 0.5
 
