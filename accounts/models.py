@@ -156,14 +156,22 @@ class User(AbstractUser):
         self.display_name = names.normalize_display_name(self.display_name)
         errors = {}
         others = User.objects.exclude(pk=self.pk)
+        mixed = _(
+            "A name cannot mix Latin letters with Cyrillic or Greek ones: "
+            "it could pass for another player's."
+        )
         if self._name_changed("username"):
             if not self.bot_level and names.is_reserved_username(self.username):
                 errors["username"] = _("Names starting with “bot” are kept for computer players.")
+            elif names.mixes_lookalike_scripts(self.username):
+                errors["username"] = mixed
             elif others.filter(display_name__iexact=self.username).exists():
                 errors["username"] = _("Another player already goes by this name.")
         if self.display_name and self._name_changed("display_name"):
             if not self.bot_level and names.is_reserved_display_name(self.display_name):
                 errors["display_name"] = _("This name is kept for computer players.")
+            elif names.mixes_lookalike_scripts(self.display_name):
+                errors["display_name"] = mixed
             elif others.filter(
                 Q(username__iexact=self.display_name) | Q(display_name__iexact=self.display_name)
             ).exists():

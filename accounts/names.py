@@ -15,8 +15,14 @@ from django.utils.translation import gettext_lazy as _
 # that nobody can pass for a computer player (a computer is recognised by its
 # User.bot_level, never by its name).
 RESERVED_USERNAME = re.compile(r"bot(?![^\W\d_])", re.IGNORECASE)
-# The display names the computer players are given ("Strong bot 2").
-RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*", re.IGNORECASE)
+# The display names the computer players are given ("Strong bot 2"), whatever follows
+# ("Strong bot 2.", "Basic bot 1!").
+RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*\W*", re.IGNORECASE)
+# Scripts with letters that pass for one another's (Cyrillic а, е, о, р, с and Greek ο, ν
+# for Latin a, e, o, p, c, v): a name mixing two of them can pass for another player's
+# ("аlice" with a Cyrillic а) or a computer player's. A name in one of them, or mixing
+# one with Chinese or Japanese, stands.
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 # Control and format characters (the bidi overrides and isolates, zero-width
 # characters), line and paragraph separators, and unassigned or private ones:
@@ -58,6 +64,16 @@ def is_reserved_username(username):
 def is_reserved_display_name(name):
     name = unicodedata.normalize("NFKC", name or "")
     return is_reserved_username(name) or bool(RESERVED_DISPLAY_NAME.fullmatch(name))
+
+
+def mixes_lookalike_scripts(name):
+    """Whether `name` holds letters of two scripts whose letters pass for one another's."""
+    scripts = {
+        unicodedata.name(char, "").partition(" ")[0]
+        for char in unicodedata.normalize("NFKC", name or "")
+        if char.isalpha()
+    }
+    return len(scripts & LOOKALIKE_SCRIPTS) > 1
 
 
 def has_forbidden_characters(name):

@@ -132,3 +132,24 @@ def test_it_answers_with_the_form_when_another_player_takes_the_name_meanwhile(
     assert TAKEN in response.text
     bob.refresh_from_db()
     assert bob.display_name == ""
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Strong bot 2.", "Basic bot 1!", "Str\u043eng bot 1", "random bot"],  # a Cyrillic о
+)
+def test_it_refuses_what_passes_for_a_computer_player(client, alice, name):
+    response = save_name(client, alice, name)
+
+    assert response.status_code == 200
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"
+
+
+def test_it_refuses_a_name_that_passes_for_another_players(client, alice, bob):
+    response = save_name(client, bob, "\u0430lice Liddell")  # a Cyrillic а
+
+    assert response.status_code == 200
+    assert "it could pass for another player&#x27;s." in response.text
+    bob.refresh_from_db()
+    assert bob.display_name == ""

@@ -257,3 +257,25 @@ def test_a_form_with_mistakes_uses_none_of_the_addresss_accounts(client):
         )
         assert response.status_code == 200
     assert _sign_up(client, 1, "192.0.2.8").status_code == 302
+
+
+MIXED = (
+    "A name cannot mix Latin letters with Cyrillic or Greek ones: it could pass for another "
+    "player&#x27;s."
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["\u0430lice", "b\u03bfb"])  # Cyrillic а, Greek ο
+def test_it_refuses_a_username_that_passes_for_another(client, username):
+    response = client.post(URL, _form(username=username))
+
+    assert response.status_code == 200
+    assert MIXED in response.text
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["\u0410\u043b\u0438\u0441\u0430", "Zo\u00eb", "Tom\u5f20"])
+def test_it_lets_names_in_one_script_through(client, username):
+    assert client.post(URL, _form(username=username)).status_code == 302
