@@ -27,7 +27,9 @@ cookie cannot make one for another's username.
 Password reset requests: 3 an hour for one email address (whether an
 account has it or not) and 10 an hour from one address.
 
-Sign-ups: 5 accounts an hour from one address. Every fair share of
+Sign-ups: 5 accounts an hour from one address. And 5 answers an hour to one
+address that an account already has the email address typed, after which the
+address's sign-ups wait for the hour: the answer tells who has an account. Every fair share of
 games/play/limits.py (open tables, games against the computer, invitations)
 and the chat's pace is an account's: without this bound, one person could
 make accounts for as many shares as they like (and fill the lobby with
@@ -69,6 +71,8 @@ RESET_WINDOW = 60 * 60
 
 SIGNUPS_PER_ADDRESS = 5
 SIGNUP_WINDOW = 60 * 60
+# Sign-ups told that an account already has the email address typed, per address and hour.
+TAKEN_EMAILS_PER_ADDRESS = 5
 
 # The counts, the locks and the eras: in the shared cache, in this process while it fails.
 counts = Limiter("Throttle", when_down=FALLBACK, logger=log)
@@ -231,6 +235,22 @@ def password_reset_refusal(email, address):
     if from_address > RESETS_PER_ADDRESS:
         return RESETS_FROM_ADDRESS
     return None
+
+
+def tell_taken_email(address):
+    """Count a sign-up from `address` told that an account has the email address it typed."""
+    if address:
+        counts.hit(_key("taken-email", address_key(address)), SIGNUP_WINDOW)
+
+
+def taken_emails_told_up(address):
+    """Whether `address` was told TAKEN_EMAILS_PER_ADDRESS times this hour that an email
+    address has an account: its sign-ups then wait (the form must say so, the address
+    being an account's own, and anyone could ask about every address they know)."""
+    if not address:
+        return False
+    told = counts.call("get", _key("taken-email", address_key(address)))
+    return (told or 0) >= TAKEN_EMAILS_PER_ADDRESS
 
 
 def allow_signup(address):

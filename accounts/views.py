@@ -66,9 +66,23 @@ def signup(request):
         return redirect(_next_url(request))
 
     status = 200
-    if request.method == "POST":
+    address = request.META.get("REMOTE_ADDR")
+    if request.method == "POST" and throttle.taken_emails_told_up(address):
+        # The form is not even read: any answer about its email address could tell
+        # whether an account has it.
+        messages.error(
+            request,
+            _(
+                "Too many sign-up attempts from your network in the last hour. Please try again later."
+            ),
+        )
+        form = SignupForm(initial={"username": request.POST.get("username", "")})
+        status = 429
+    elif request.method == "POST":
         form = SignupForm(request.POST)
-        if form.is_valid() and not throttle.allow_signup(request.META.get("REMOTE_ADDR")):
+        if form.has_error("email", "duplicate_email"):
+            throttle.tell_taken_email(address)
+        if form.is_valid() and not throttle.allow_signup(address):
             form.add_error(
                 None,
                 _(

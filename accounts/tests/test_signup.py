@@ -279,3 +279,24 @@ def test_it_refuses_a_username_that_passes_for_another(client, username):
 @pytest.mark.parametrize("username", ["\u0410\u043b\u0438\u0441\u0430", "Zo\u00eb", "Tom\u5f20"])
 def test_it_lets_names_in_one_script_through(client, username):
     assert client.post(URL, _form(username=username)).status_code == 302
+
+
+TAKEN = "Another account already uses this email address."
+SIGNUPS_WAIT = "Too many sign-up attempts from your network in the last hour."
+
+
+def test_it_tells_one_address_of_a_few_taken_emails_an_hour_at_most(client, alice):
+    def sign_up(n, email, address="198.51.100.4"):
+        form = _form(username=f"prober{n}", email=email)
+        return client.post(URL, form, REMOTE_ADDR=address)
+
+    told = [sign_up(n, "alice@example.com") for n in range(5)]
+    assert all(TAKEN in answer.text for answer in told)
+
+    # Then nothing about any address: neither a taken one nor a free one is answered.
+    for n, email in enumerate(["alice@example.com", "free@example.com"], start=5):
+        answer = sign_up(n, email)
+        assert answer.status_code == 429
+        assert SIGNUPS_WAIT in answer.text and TAKEN not in answer.text
+    assert not User.objects.filter(email="free@example.com").exists()
+    assert TAKEN in sign_up(7, "alice@example.com", address="203.0.113.50").text
