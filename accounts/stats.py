@@ -14,7 +14,9 @@ player may climb the bot ladder all day. The totals count every game.
 """
 
 import math
+from collections import Counter
 from datetime import timedelta
+from itertools import combinations
 
 from openskill.models import PlackettLuce
 
@@ -56,16 +58,19 @@ def _rated(game, seats):
     """Whether `game` changes ratings: played past its first round, by no pair at its bound."""
     if game.turn_number <= len(seats):
         return False
+    people = {seat.user_id for seat in seats if not seat.user.bot_level}
+    if len(people) < 2:
+        return True
+    # The day's rated games of these people, who played in each (one query).
     since = game.ended_at - timedelta(days=1)
-    people = [seat.user_id for seat in seats if not seat.user.bot_level]
-    for n, first in enumerate(people):
-        for second in people[n + 1 :]:
-            together = RatingChange.objects.filter(
-                user_id=first, created_at__gt=since, game__rating_changes__user_id=second
-            )
-            if together.count() >= PAIR_GAMES_PER_DAY:
-                return False
-    return True
+    recent = RatingChange.objects.filter(user_id__in=people, created_at__gt=since)
+    players = {}
+    for game_id, user_id in recent.values_list("game_id", "user_id"):
+        players.setdefault(game_id, set()).add(user_id)
+    pairs = Counter(
+        pair for together in players.values() for pair in combinations(sorted(together), 2)
+    )
+    return all(count < PAIR_GAMES_PER_DAY for count in pairs.values())
 
 
 def _count_totals(game, seats, edition, resigned):

@@ -80,6 +80,12 @@ lobby:leave                        active    login/login  302/302      302/302  
 lobby:leave                        secret    login/login  404/404      302/302      302/302
 lobby:leave                        finished  login/login  302/302      302/302      302/302
 lobby:leave                        missing   login/login  404/404      404/404      404/404
+lobby:remove                       open      login/login  403/403      403/403      302/302
+lobby:remove                       private   login/login  404/404      403/403      302/302
+lobby:remove                       active    login/login  403/403      403/403      302/302
+lobby:remove                       secret    login/login  404/404      403/403      302/302
+lobby:remove                       finished  login/login  403/403      403/403      302/302
+lobby:remove                       missing   login/login  404/404      404/404      404/404
 lobby:start                        open      login/login  403/403      403/403      302/302
 lobby:start                        private   login/login  404/404      403/403      302/302
 lobby:start                        active    login/login  403/403      403/403      302/302

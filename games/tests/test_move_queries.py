@@ -42,8 +42,9 @@ VIEW_QUERIES = 23  # htmx: the redrawn board, with the last moves of the log
 REDIRECT_QUERIES = 17  # without htmx: the move and a redirect
 # The move that ends a game: the same and the summary, checkpoints, totals and ratings.
 # Counted at 18, then 22 with Seat.ended_at, head-to-head records and the analysis queue,
-# 23 with the games-together rows.
-END_QUERIES = 24
+# 23 with the games-together rows, 25 with the resignations read apart from the absences and
+# the day's rated games of the players (accounts.stats._rated).
+END_QUERIES = 25
 
 POSITION = """
 players: alice bob

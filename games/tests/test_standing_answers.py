@@ -73,8 +73,9 @@ def test_it_lets_a_bot_answer_through_the_worker_after_its_fixed_time(
 ):
     # A bot without a Just Say No answers as late as one that weighs playing it: the table
     # cannot tell from the time of its answer what it holds.
-    slept = []
+    slept, busy = [], []
     monkeypatch.setattr(bots.time, "sleep", slept.append)
+    monkeypatch.setattr(bots, "_busy_until", busy.append)  # the clock stands still
     bot = bots.bot_account("basic", 1)
     game = make_game([alice, bot])
     sly_deal(game, bob=bot.username)
@@ -93,8 +94,9 @@ def test_a_searching_bot_takes_its_fixed_time_over_each_move_of_its_turn(
 ):
     # The strong level's search ends at once with one candidate move and runs on with many:
     # without the fixed time, how long it takes over its turn would tell how its hand plays.
-    slept = []
+    slept, busy = [], []
     monkeypatch.setattr(bots.time, "sleep", slept.append)
+    monkeypatch.setattr(bots, "_busy_until", busy.append)  # the clock stands still
     # A decision made at once, as the search makes it when one move is a candidate.
     monkeypatch.setattr(bots, "bot_move", lambda state, position, level, seed: rules.Move.end())
     bot = bots.bot_account(level, 1)
@@ -109,8 +111,9 @@ def test_a_searching_bot_takes_its_fixed_time_over_each_move_of_its_turn(
     assert state_of(game).current == 0, "the bot ended its turn"
     if waits:  # the clock stands still: the last sleep is the whole time from the thinking
         assert bots.THINKING_SECONDS - 0.1 < slept[-1] <= bots.THINKING_SECONDS
+        assert len(busy) == 1, "busy as a search, however quick the decision"
     else:
-        assert slept == []
+        assert slept == [] and busy == []
 
 
 def test_it_accepts_at_once_for_a_player_who_chose_it(game, bob):
