@@ -36,6 +36,9 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Preferred language code, e.g. 'zh-hans'. Empty means the browser's."),
     )
+    # Whether the owner of `email` followed the link sent to it (accounts/email/confirm.py): the
+    # emails about games go only to a confirmed address.
+    email_confirmed = models.BooleanField(default=False, editable=False)
     email_notifications = models.BooleanField(
         _("email notifications"),
         default=True,

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import blocks, throttle
+from accounts.email import confirm
 from accounts.forms import (
     EmailChangeForm,
     LoginForm,
@@ -100,6 +101,7 @@ def signup(request):
                 form.explain_integrity_error()
             else:
                 login(request, user)
+                confirm.send_link(user)
                 return _trust_this_browser(redirect(_next_url(request)), user)
     else:
         form = SignupForm()
@@ -417,19 +419,60 @@ def email_change(request):
         if form.is_valid():
             try:
                 with transaction.atomic():
+                    # A new address is confirmed anew (accounts/email/confirm.py).
+                    form.instance.email_confirmed = False
                     user = form.save()
             except IntegrityError:  # another account took the address meanwhile
                 form.add_error("email", _("Another account already uses this email address."))
             else:
                 if form.previous_email:
                     _tell_of_email_change(user, form.previous_email)
-                messages.success(request, _("Your email address is changed."))
+                confirm.send_link(user)
+                messages.success(
+                    request,
+                    _(
+                        "Your email address is changed. Follow the link we sent to it to "
+                        "confirm it: until then the site writes nothing to it about your games."
+                    ),
+                )
                 return redirect("accounts:settings")
         status = 429 if form.has_error("current_password", "throttled") else 200
     else:
         form = EmailChangeForm(instance=request.user)
         status = 200
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def send_confirmation(request):
+    """Send the link that confirms the account's email address again (a few an hour)."""
+    user = request.user
+    if user.email_confirmed or not user.email:
+        messages.info(request, _("Your email address is confirmed."))
+    elif not confirm.may_send_again(user):
+        messages.error(
+            request, _("The link was sent several times in the last hour. Please try again later.")
+        )
+    else:
+        confirm.send_link(user)
+        messages.success(
+            request, _("A new link is on its way to %(email)s.") % {"email": user.email}
+        )
+    return redirect("accounts:settings")
+
+
+def confirm_email(request, token):
+    """Confirm an email address from the link sent to it: a page, then a button (POST)."""
+    user = confirm.user_for(token)
+    if request.method == "POST" and user is not None:
+        if not user.email_confirmed:
+            user.email_confirmed = True
+            user.save(update_fields=["email_confirmed"])
+        messages.success(request, _("Your email address is confirmed."))
+        return redirect("accounts:settings" if request.user == user else "lobby:home")
+    status = 200 if user is not None else 400
+    return render(request, "accounts/confirm_email.html", {"confirming": user}, status=status)
 
 
 def _tell_of_email_change(user, previous_email):

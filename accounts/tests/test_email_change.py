@@ -24,8 +24,9 @@ def test_it_changes_the_address_with_the_password_and_tells_the_old_one(client, 
     assert response.status_code == 302 and response.url == SETTINGS
     alice.refresh_from_db()
     assert alice.email == "queen@example.com"
-    [notice] = mailoutbox
+    [notice, link] = mailoutbox  # the old address is told; the new one gets its link
     assert notice.to == ["alice@example.com"]
+    assert link.to == ["queen@example.com"] and "/accounts/email/confirm/" in link.body
     assert notice.subject == "The email address of your Full Set account was changed"
     assert "Hello Alice Liddell," in notice.body
     assert "account alice was changed to queen@example.com" in notice.body

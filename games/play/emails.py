@@ -5,7 +5,8 @@ path: a slow or failing mail server must not hold up a move or a game lock.
 Each email is claimed with a conditional UPDATE before it is sent, so that
 two workers never send the same one. A claimed email that fails to send is
 logged and not tried again: at most once, rather than a retry every round
-while the mail server is away.
+while the mail server is away. They go only to an address its owner
+confirmed (accounts/email/confirm.py): anyone may type anyone's address.
 """
 
 import logging
@@ -76,7 +77,8 @@ def _with_players(seats):
 def _send_turn_emails(now):
     due = (
         _with_players(_awaited_seats(now))
-        .filter(user__email_notifications=True, awaited_since__lte=now - TURN_EMAIL_DELAY)
+        .filter(user__email_notifications=True, user__email_confirmed=True)
+        .filter(awaited_since__lte=now - TURN_EMAIL_DELAY)
         .exclude(emailed_turn=F("game__turn_number"))
         .order_by("awaited_since")[:BATCH]
     )
@@ -102,7 +104,7 @@ def _send_reminders(now):
     )
     due = (
         _with_players(_awaited_seats(now))
-        .filter(user__email_notifications=True, reminded=False)
+        .filter(user__email_notifications=True, user__email_confirmed=True, reminded=False)
         # A player who has opened the table since the decision began knows about it.
         .filter(Q(seen_at=None) | Q(seen_at__lt=F("awaited_since")))
         .alias(left_times_5=left_times_5)
@@ -123,7 +125,7 @@ def _send_reminders(now):
 def _send_digests(now):
     waiting = _awaited_seats(now)
     due = (
-        User.objects.filter(email_digest=True)
+        User.objects.filter(email_digest=True, email_confirmed=True)
         .exclude(email="")
         .filter(Q(digest_sent_at=None) | Q(digest_sent_at__lte=now - DIGEST_EVERY))
         # Nothing waits, nothing to say: the user stays due until something does.

@@ -124,6 +124,8 @@ accounts:password_reset_confirm    -         200/200      200/200      200/200  
 accounts:password_reset_complete   -         200/405      200/405      200/405      200/405
 accounts:settings                  -         login/login  200/302      200/302      200/302
 accounts:email_change              -         login/login  200/200      200/200      200/200
+accounts:send_confirmation         -         login/login  405/302      405/302      405/302
+accounts:confirm_email             -         400/400      400/400      400/400      400/400
 accounts:profile                   -         200/200      200/200      200/200      200/200
 accounts:versus                    -         200/200      200/200      200/200      200/200
 accounts:leaderboard               -         200/200      200/200      200/200      200/200
@@ -343,6 +345,8 @@ def url_for(route, pattern, game):
         return reverse(route, args=[code, token])
     if route == "accounts:password_reset_confirm":
         return reverse(route, args=["MQ", "not-a-token"])
+    if route == "accounts:confirm_email":
+        return reverse(route, args=["not-a-token"])
     if route == "accounts:profile":
         return reverse(route, args=["bob"])
     if route == "accounts:block":
