@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.urls import reverse
 
 
 def test_it_applies_the_saved_language_on_a_new_device(client, alice):
@@ -47,3 +48,13 @@ def test_it_uses_the_browser_language_for_anonymous_visitors(client, db):
     response = client.get("/", headers={"accept-language": "zh-Hans"})
 
     assert '<html lang="zh-hans">' in response.text
+
+
+def test_it_ends_the_form_labels_with_a_chinese_colon(client, alice):
+    alice.language = "zh-hans"
+    alice.save()
+    client.force_login(alice)
+
+    page = client.get(reverse("accounts:settings")).text
+
+    assert "显示名称：</label>" in page and "显示名称:</label>" not in page
