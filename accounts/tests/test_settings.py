@@ -91,7 +91,7 @@ def test_it_offers_the_daily_digest_in_chinese(client, alice):
 
     page = client.get(URL)
 
-    assert '<label for="id_email_digest">每日摘要:</label>' in page.text
+    assert '<label for="id_email_digest">每日摘要：</label>' in page.text
 
 
 def test_it_confirms_the_save(client, alice):
@@ -239,7 +239,7 @@ def test_it_offers_the_turn_alerts_in_chinese(client, alice):
 
     page = client.get(URL)
 
-    assert '<label for="id_turn_sound">轮到我时播放提示音:</label>' in page.text
+    assert '<label for="id_turn_sound">轮到我时播放提示音：</label>' in page.text
     assert "允许此浏览器显示通知" in page.text
 
 
