@@ -196,7 +196,7 @@ class User(AbstractUser):
     @property
     def name(self):
         """Return the name other players see."""
-        return self.display_name or self.username
+        return names.shown_name(self.username, self.display_name, self.bot_level)
 
 
 class Edition(models.TextChoices):

@@ -66,6 +66,27 @@ def is_reserved_display_name(name):
     return is_reserved_username(name) or bool(RESERVED_DISPLAY_NAME.fullmatch(name))
 
 
+# A computer player's display name as games/play/bots.py gives it, and how it reads in the
+# reader's language.
+BOT_DISPLAY_NAME = re.compile(r"(Random|Basic|Strong) bot (\d+)")
+BOT_NAMES = {
+    "random": _("Random bot %(number)s"),
+    "basic": _("Basic bot %(number)s"),
+    "strong": _("Strong bot %(number)s"),
+}
+
+
+def shown_name(username, display_name, bot_level=""):
+    """Return the name other players see: the display name, else the username.
+
+    A computer player's name ("Basic bot 1") in the reader's language.
+    """
+    found = bot_level and BOT_DISPLAY_NAME.fullmatch(display_name or "")
+    if found and bot_level in BOT_NAMES:
+        return str(BOT_NAMES[bot_level]) % {"number": found[2]}
+    return display_name or username
+
+
 def mixes_lookalike_scripts(name):
     """Whether `name` holds letters of two scripts whose letters pass for one another's."""
     scripts = {

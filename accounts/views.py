@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts import blocks, throttle
+from accounts import blocks, names, throttle
 from accounts.email import confirm
 from accounts.forms import (
     EmailChangeForm,
@@ -267,9 +267,9 @@ def versus(request, username, other):
             code=code,
             review_url=link("games:review", code),
             ended_text=date_text(ended_at, "DATE_FORMAT"),
-            winner=(display_name or username) if username else None,
+            winner=names.shown_name(username, display_name, bot_level) if username else None,
         )
-        for code, ended_at, username, display_name in page.object_list
+        for code, ended_at, username, display_name, bot_level in page.object_list
     ]
     context = {
         "profile_user": user,
@@ -282,7 +282,11 @@ def versus(request, username, other):
 
 def _versus(user_id, other_id):
     return games_together(user_id, other_id).values_list(
-        "game__code", "game__ended_at", "game__winner__username", "game__winner__display_name"
+        "game__code",
+        "game__ended_at",
+        "game__winner__username",
+        "game__winner__display_name",
+        "game__winner__bot_level",
     )
 
 

@@ -9,6 +9,7 @@ the queries again on every request. The lists read plain values (`seated`,
 (config.statements.joined), with statements compiled once per process.
 """
 
+from accounts.names import shown_name
 from config import statements
 from config.dates import date_text
 from config.links import link
@@ -62,8 +63,9 @@ class Player:
 
     __slots__ = ("pk", "username", "name", "result", "deadline")
 
-    def __init__(self, pk, username, display_name, result, deadline):
-        self.pk, self.username, self.name = pk, username, display_name or username
+    def __init__(self, pk, username, display_name, bot_level, result, deadline):
+        self.pk, self.username = pk, username
+        self.name = shown_name(username, display_name, bot_level)
         self.result, self.deadline = result, deadline
 
     @property
@@ -85,7 +87,13 @@ def _seats_of(game_ids):
         Seat.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "position")
         .values_list(
-            "game_id", "user_id", "user__username", "user__display_name", "result", "deadline"
+            "game_id",
+            "user_id",
+            "user__username",
+            "user__display_name",
+            "user__bot_level",
+            "result",
+            "deadline",
         )
     )
 

@@ -33,7 +33,7 @@ FRAGMENTS = ("status", "board", "hand", "log")
 
 def player_name(user):
     """Return the name other players see."""
-    return user.display_name or user.get_username()
+    return user.name
 
 
 def table_context(game, user, log_length=15):

@@ -95,3 +95,17 @@ def test_it_refuses_a_post_without_the_csrf_token(alice):
 
     assert response.status_code == 403
     assert not Game.objects.exists()
+
+
+def test_a_computer_player_is_named_in_the_readers_language(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("lobby:play_computer"), {"level": "basic", "seat_count": "2"})
+    table_url, home = response.url, reverse("lobby:home")
+
+    english = client.get(table_url).text + client.get(home).text
+    alice.language = "zh-hans"
+    alice.save()
+    chinese = client.get(table_url).text + client.get(home).text
+
+    assert "Basic bot 1" in english and "基础电脑 1" not in english
+    assert "基础电脑 1" in chinese and "Basic bot 1" not in chinese
