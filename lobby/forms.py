@@ -172,9 +172,31 @@ class ComputerGameForm(forms.Form):
         },
     )
 
+    # A first game is read card by card: a minute may be short for it.
+    pace_seconds = forms.TypedChoiceField(
+        label=_("Time per decision"),
+        coerce=int,
+        initial=60,
+        required=False,
+        empty_value=60,  # a form posted without it (an old page): the default pace
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Choose a time per decision.")},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Labels with numbers are built here, in the language of the request.
+        self.fields["pace_seconds"].choices = [
+            (s, _("%(seconds)s seconds") % {"seconds": s}) for s in LIVE_SECONDS
+        ]
+
     def table_fields(self):
         """Return the Game fields of a valid form: the other fields keep their defaults."""
-        return {"seat_count": self.cleaned_data["seat_count"], "options": dict(STANDARD_RULES)}
+        return {
+            "seat_count": self.cleaned_data["seat_count"],
+            "options": dict(STANDARD_RULES),
+            "pace_seconds": self.cleaned_data["pace_seconds"],
+        }
 
 
 def default_table_fields():

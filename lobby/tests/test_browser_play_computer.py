@@ -19,14 +19,15 @@ def test_it_takes_a_player_from_the_home_page_to_a_game_against_the_computer(
     computer = page.locator("#play-computer")
 
     computer.locator("label.chip", has_text="Strong").click()
-    computer.locator("label.chip", has_text="3").click()
+    computer.locator("label.chip", has_text=re.compile(r"^3$")).click()
+    computer.locator("label.chip", has_text="120 seconds").click()
     computer.get_by_role("button", name="Play the computer").click()
 
     expect(page).to_have_url(re.compile(r"/games/[a-z0-9]+/$"), timeout=10_000)
     page.wait_for_selector("#board", timeout=10_000)
     game = Game.objects.get()
     assert page.url.endswith(game.get_absolute_url())
-    assert game.status == Game.Status.ACTIVE
+    assert game.status == Game.Status.ACTIVE and game.pace_seconds == 120
     assert sorted(seat.user.bot_level for seat in game.seats.select_related("user")) == [
         "",
         "strong",

@@ -109,3 +109,29 @@ def test_a_computer_player_is_named_in_the_readers_language(client, alice):
 
     assert "Basic bot 1" in english and "基础电脑 1" not in english
     assert "基础电脑 1" in chinese and "Basic bot 1" not in chinese
+
+
+@pytest.mark.parametrize("seconds", [30, 120])
+def test_it_plays_at_the_time_per_decision_chosen(client, alice, seconds):
+    client.force_login(alice)
+    home = client.get(reverse("lobby:home")).text
+    assert 'name="pace_seconds" value="60"' in home and "120 seconds" in home
+
+    client.post(
+        reverse("lobby:play_computer"),
+        {"level": "basic", "seat_count": "2", "pace_seconds": str(seconds)},
+    )
+
+    assert Game.objects.get().pace_seconds == seconds
+
+
+def test_it_refuses_a_time_per_decision_not_offered(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("lobby:play_computer"),
+        {"level": "basic", "seat_count": "2", "pace_seconds": "1"},
+    )
+
+    assert "Choose a time per decision." in response.text
+    assert not Game.objects.exists()
