@@ -184,7 +184,10 @@ class ThrottledLoginMixin:
                 salt=throttle.DEVICE_SALT,
                 max_age=throttle.DEVICE_AGE,
             )
-            device = throttle.trusted_device(cookie, username)
+            given = throttle.device_of(cookie)
+            # Given to the account this username names exactly: its id, not a name's hash.
+            if given and User.objects.filter(pk=given[0], username=username).exists():
+                device = throttle.trusted_device(given[1], username)
         # Checked before the password, and alike for every username: a locked
         # account and a missing one look the same.
         if throttle.is_locked(username, address, device):

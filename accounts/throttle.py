@@ -41,7 +41,6 @@ is down the counts are kept in this process only (a warning is logged), which
 still slows a guesser down.
 """
 
-import hashlib
 import ipaddress
 import logging
 import secrets
@@ -123,25 +122,25 @@ def _login_subjects(username, address):
         yield "login-address", address, FAILURES_PER_ADDRESS
 
 
-def _username_digest(username):
-    return hashlib.sha256((username or "").casefold().encode()).hexdigest()[:32]
+def new_device(user):
+    """Return the value of a login cookie for `user`, to be signed (DEVICE_SALT)."""
+    return f"{user.pk}.{secrets.token_urlsafe(16)}"
 
 
-def new_device(username):
-    """Return the value of a login cookie for `username`, to be signed (DEVICE_SALT)."""
-    return f"{_username_digest(username)}.{secrets.token_urlsafe(16)}"
+def device_of(value):
+    """Return (the user id, the nonce) a login cookie's value holds, or None."""
+    pk, _, nonce = (value or "").partition(".")
+    return (int(pk), nonce) if pk.isdigit() and nonce else None
 
 
-def trusted_device(value, username):
+def trusted_device(nonce, username):
     """Return the device a login as `username` comes from, or None if it is not trusted.
 
-    `value` is the browser's login cookie, its signature already checked
-    (None without one). A cookie is trusted for the username it was given
-    for, until its own failures lock it.
+    `nonce` is that of a login cookie given to the account `username` names
+    exactly (the caller checks the account: not a username equal to it in
+    some case or normal form, nor a later account of a name given up). It
+    is trusted until its own failures lock it.
     """
-    digest, _, nonce = (value or "").partition(".")
-    if not nonce or digest != _username_digest(username):
-        return None
     era = str(counts.call("get", _era_key(username)) or "")
     if _is_locked(_key("login-device-locked", nonce, era)):
         return None

@@ -116,7 +116,7 @@ def _trust_this_browser(response, user):
     # login cookie): the failures of others at its address no longer keep it out.
     response.set_signed_cookie(
         throttle.DEVICE_COOKIE,
-        throttle.new_device(user.get_username()),
+        throttle.new_device(user),
         salt=throttle.DEVICE_SALT,
         max_age=throttle.DEVICE_AGE,
         secure=settings.SESSION_COOKIE_SECURE,

@@ -71,7 +71,7 @@ def test_a_cookie_not_signed_by_the_site_is_not_trusted(client, neighbour, alice
     log_in_and_out(client, "alice")
     # The cookie's value, its timestamp and signature taken off.
     value = client.cookies[throttle.DEVICE_COOKIE].value.split(":")[0]
-    assert value.startswith(throttle.new_device("alice").split(".")[0])
+    assert value.startswith(f"{alice.pk}.")
     lock_the_address_and_the_pair(neighbour, "alice")
     # The neighbour copies the cookie's value but cannot sign it.
     neighbour.cookies[throttle.DEVICE_COOKIE] = value
@@ -138,3 +138,28 @@ def test_the_cookie_is_out_of_scripts_reach_and_sent_by_this_site_only(client, a
     assert cookie["httponly"] is True
     assert cookie["samesite"] == "Lax"
     assert int(cookie["max-age"]) == throttle.DEVICE_AGE
+
+
+def test_a_browser_is_not_trusted_for_a_name_equal_in_another_case_or_form(client, neighbour, db):
+    # "strasse" and "straße" are one name casefolded, two accounts: the cookie of one
+    # must not skip the locks of the other.
+    from accounts.models import User
+
+    User.objects.create_user("straße", "victim@example.com", PASSWORD)
+    User.objects.create_user("strasse", "guesser@example.com", PASSWORD)
+    log_in_and_out(client, "strasse")
+    lock_the_address_and_the_pair(neighbour, "straße")
+
+    assert log_in(client, "straße", PASSWORD).status_code == 429
+
+
+def test_a_browser_is_not_trusted_for_a_later_account_of_the_same_name(client, neighbour, db):
+    from accounts.models import User
+
+    User.objects.create_user("erin", "erin@example.com", PASSWORD)
+    log_in_and_out(client, "erin")
+    User.objects.filter(username="erin").delete()
+    User.objects.create_user("erin", "new-erin@example.com", PASSWORD)
+    lock_the_address_and_the_pair(neighbour, "erin")
+
+    assert log_in(client, "erin", PASSWORD).status_code == 429
