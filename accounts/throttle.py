@@ -72,6 +72,8 @@ SIGNUPS_PER_ADDRESS = 5
 SIGNUP_WINDOW = 60 * 60
 # Sign-ups told that an account already has the email address typed, per address and hour.
 TAKEN_EMAILS_PER_ADDRESS = 5
+# Changes of an account's email address, per hour.
+EMAIL_CHANGES_PER_USER = 3
 
 # The counts, the locks and the eras: in the shared cache, in this process while it fails.
 counts = Limiter("Throttle", when_down=FALLBACK, logger=log)
@@ -236,20 +238,38 @@ def password_reset_refusal(email, address):
     return None
 
 
-def tell_taken_email(address):
-    """Count a sign-up from `address` told that an account has the email address it typed."""
-    if address:
-        counts.hit(_key("taken-email", address_key(address)), SIGNUP_WINDOW)
+def _asker(address=None, user=None):
+    return f"user:{user.pk}" if user is not None else address_key(address or "")
 
 
-def taken_emails_told_up(address):
-    """Whether `address` was told TAKEN_EMAILS_PER_ADDRESS times this hour that an email
-    address has an account: its sign-ups then wait (the form must say so, the address
-    being an account's own, and anyone could ask about every address they know)."""
-    if not address:
+def tell_taken_email(address=None, user=None):
+    """Count a form (a sign-up from `address`, or `user`'s change of address) told that an
+    account already has the email address typed."""
+    asker = _asker(address, user)
+    if asker:
+        counts.hit(_key("taken-email", asker), SIGNUP_WINDOW)
+
+
+def taken_emails_told_up(address=None, user=None):
+    """Whether the sign-ups from `address` (or `user`'s changes of address) were told
+    TAKEN_EMAILS_PER_ADDRESS times this hour that an email address has an account: they
+    then wait (the form must say so, the address being an account's own, and anyone
+    could ask about every address they know)."""
+    asker = _asker(address, user)
+    if not asker:
         return False
-    told = counts.call("get", _key("taken-email", address_key(address)))
+    told = counts.call("get", _key("taken-email", asker))
     return (told or 0) >= TAKEN_EMAILS_PER_ADDRESS
+
+
+def allow_email_change(user):
+    """Count a change of `user`'s email address; return whether it may be made.
+
+    Each sends a link to the new address and a word to the old one: without a
+    bound, changing back and forth would flood someone else's mailbox.
+    """
+    changed = counts.hit(_key("email-change", str(user.pk)), SIGNUP_WINDOW)
+    return changed <= EMAIL_CHANGES_PER_USER
 
 
 def allow_signup(address):

@@ -68,7 +68,7 @@ def signup(request):
 
     status = 200
     address = request.META.get("REMOTE_ADDR")
-    if request.method == "POST" and throttle.taken_emails_told_up(address):
+    if request.method == "POST" and throttle.taken_emails_told_up(address=address):
         # The form is not even read: any answer about its email address could tell
         # whether an account has it.
         messages.error(
@@ -82,7 +82,7 @@ def signup(request):
     elif request.method == "POST":
         form = SignupForm(request.POST)
         if form.has_error("email", "duplicate_email"):
-            throttle.tell_taken_email(address)
+            throttle.tell_taken_email(address=address)
         if form.is_valid() and not throttle.allow_signup(address):
             form.add_error(
                 None,
@@ -207,6 +207,8 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form):
         response = super().form_valid(form)
         throttle.lift_login_locks(form.user.get_username())
+        # The link came to the account's address: its owner holds the mailbox.
+        confirm.confirm_address(form.user)
         return response
 
 
@@ -417,10 +419,40 @@ def _back_from_vacation_form(request):
 
 @login_required
 def email_change(request):
-    """Change the account's email address: the current password, and a word to the old one."""
-    if request.method == "POST":
+    """Change the account's email address: the current password, and a word to the old one.
+
+    A few changes an hour, and a few answers that another account has the address typed
+    (accounts/throttle.py): each change writes to two addresses, each answer tells who
+    has an account.
+    """
+    status = 200
+    if request.method == "POST" and throttle.taken_emails_told_up(user=request.user):
+        # The form is not even read: any answer about its address could tell who has it.
+        messages.error(
+            request,
+            _(
+                "Too many addresses that other accounts use were tried in the last hour. "
+                "Please try again later."
+            ),
+        )
+        form = EmailChangeForm(instance=request.user)
+        status = 429
+    elif request.method == "POST":
         form = EmailChangeForm(request.POST, instance=User.objects.get(pk=request.user.pk))
-        if form.is_valid():
+        was_confirmed = form.instance.email_confirmed
+        valid = form.is_valid()
+        if form.has_error("email", "duplicate_email"):
+            throttle.tell_taken_email(user=request.user)
+        if valid and not throttle.allow_email_change(request.user):
+            form.add_error(
+                None,
+                _(
+                    "You changed your email address several times in the last hour. "
+                    "Please try again later."
+                ),
+            )
+            status = 429
+        elif valid:
             try:
                 with transaction.atomic():
                     # A new address is confirmed anew (accounts/email/confirm.py).
@@ -429,7 +461,8 @@ def email_change(request):
             except IntegrityError:  # another account took the address meanwhile
                 form.add_error("email", _("Another account already uses this email address."))
             else:
-                if form.previous_email:
+                if form.previous_email and was_confirmed:
+                    # Only to an address its owner confirmed: not to someone else's.
                     _tell_of_email_change(user, form.previous_email)
                 confirm.send_link(user)
                 messages.success(
@@ -440,10 +473,10 @@ def email_change(request):
                     ),
                 )
                 return redirect("accounts:settings")
-        status = 429 if form.has_error("current_password", "throttled") else 200
+        if form.has_error("current_password", "throttled"):
+            status = 429
     else:
         form = EmailChangeForm(instance=request.user)
-        status = 200
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
 
 
@@ -452,7 +485,9 @@ def email_change(request):
 def send_confirmation(request):
     """Send the link that confirms the account's email address again (a few an hour)."""
     user = request.user
-    if user.email_confirmed or not user.email:
+    if not user.email:
+        messages.info(request, _("Your account has no email address."))
+    elif user.email_confirmed:
         messages.info(request, _("Your email address is confirmed."))
     elif not confirm.may_send_again(user):
         messages.error(
@@ -470,11 +505,10 @@ def confirm_email(request, token):
     """Confirm an email address from the link sent to it: a page, then a button (POST)."""
     user = confirm.user_for(token)
     if request.method == "POST" and user is not None:
-        if not user.email_confirmed:
-            user.email_confirmed = True
-            user.save(update_fields=["email_confirmed"])
-        messages.success(request, _("Your email address is confirmed."))
-        return redirect("accounts:settings" if request.user == user else "lobby:home")
+        if confirm.confirm_address(user):
+            messages.success(request, _("Your email address is confirmed."))
+            return redirect("accounts:settings" if request.user == user else "lobby:home")
+        user = None  # its address changed since the link was read
     status = 200 if user is not None else 400
     return render(request, "accounts/confirm_email.html", {"confirming": user}, status=status)
 

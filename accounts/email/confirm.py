@@ -52,6 +52,16 @@ def user_for(token):
     return user
 
 
+def confirm_address(user):
+    """Mark `user`'s address, as read, confirmed; return False if it changed meanwhile.
+
+    One conditional UPDATE: an address changed between the reading of a link and
+    this write stays unconfirmed.
+    """
+    same = User.objects.filter(pk=user.pk, email=user.email).exclude(email="")
+    return bool(same.update(email_confirmed=True))
+
+
 def send_link(user):
     """Email `user`'s address the link that confirms it; a mail server away is logged."""
     link = settings.SITE_URL + reverse("accounts:confirm_email", args=[token_for(user)])

@@ -13,19 +13,22 @@ def fast_password_hasher(settings):
 
 @pytest.fixture
 def alice(db):
+    # Players of some standing: their addresses confirmed (accounts/email/confirm.py).
     return User.objects.create_user(
-        "alice", "alice@example.com", PASSWORD, display_name="Alice Liddell"
+        "alice", "alice@example.com", PASSWORD, display_name="Alice Liddell", email_confirmed=True
     )
 
 
 @pytest.fixture
 def bob(db):
-    return User.objects.create_user("bob", "bob@example.com", PASSWORD)
+    return User.objects.create_user("bob", "bob@example.com", PASSWORD, email_confirmed=True)
 
 
 @pytest.fixture
 def charlie(db):
-    return User.objects.create_user("charlie", "charlie@example.com", PASSWORD)
+    return User.objects.create_user(
+        "charlie", "charlie@example.com", PASSWORD, email_confirmed=True
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -108,6 +108,7 @@ def test_changing_the_address_asks_to_confirm_the_new_one(client, alice, mailout
 
 
 def test_the_link_is_sent_again_a_few_times_an_hour(client, alice, mailoutbox):
+    User.objects.filter(pk=alice.pk).update(email_confirmed=False)
     client.force_login(alice)
     url = reverse("accounts:send_confirmation")
 
@@ -120,7 +121,7 @@ def test_the_link_is_sent_again_a_few_times_an_hour(client, alice, mailoutbox):
 
 def test_no_email_about_games_goes_to_an_unconfirmed_address(alice, bob, mailoutbox):
     # An address nobody confirmed: the turn emails, reminders and digests wait for its owner.
-    User.objects.filter(pk__in=[alice.pk, bob.pk]).update(email_digest=True)
+    User.objects.filter(pk__in=[alice.pk, bob.pk]).update(email_digest=True, email_confirmed=False)
     game = Game.objects.create(host=alice, seat_count=2, pace="correspondence", pace_days=3)
     Seat.objects.create(game=game, user=alice, position=0)
     Seat.objects.create(game=game, user=bob, position=1)
@@ -134,3 +135,75 @@ def test_no_email_about_games_goes_to_an_unconfirmed_address(alice, bob, mailout
     User.objects.filter(pk=awaited.pk).update(email_confirmed=True)
     send_due_emails(now=later)
     assert mailoutbox and all(message.to == [awaited.email] for message in mailoutbox)
+
+
+def test_an_address_changed_while_the_link_is_followed_stays_unconfirmed(
+    client, monkeypatch, mailoutbox
+):
+    dora = sign_up(client)
+    path = link_in(mailoutbox[0])
+    read = confirm.user_for
+
+    def read_then_change(token):
+        user = read(token)  # the link is read, then the address changes
+        User.objects.filter(pk=dora.pk).update(email="victim@example.org")
+        return user
+
+    monkeypatch.setattr(confirm, "user_for", read_then_change)
+
+    assert client.post(path).status_code == 400
+    assert not User.objects.get(pk=dora.pk).email_confirmed
+
+
+def test_changing_the_address_back_and_forth_floods_nobody(client, mailoutbox):
+    dora = sign_up(client)  # never confirmed: the address may be someone else's
+    mailoutbox.clear()
+    url = reverse("accounts:email_change")
+    addresses = [f"victim{n}@example.org" for n in range(6)]
+    answers = [
+        client.post(url, {"email": email, "current_password": PASSWORD}) for email in addresses
+    ]
+
+    assert [a.status_code for a in answers] == [302, 302, 302, 429, 429, 429]
+    assert "You changed your email address several times" in answers[3].text
+    # A link to each new address; no word to an old address nobody confirmed.
+    assert [m.to for m in mailoutbox] == [[email] for email in addresses[:3]]
+    assert User.objects.get(pk=dora.pk).email == addresses[2]
+
+
+def test_the_address_change_tells_of_a_few_taken_addresses_an_hour(client, alice, bob):
+    client.force_login(bob)
+    url = reverse("accounts:email_change")
+
+    def ask(email):
+        return client.post(url, {"email": email, "current_password": PASSWORD})
+
+    told = [ask("alice@example.com") for _ in range(5)]
+    assert all("Another account already uses this email address." in a.text for a in told)
+    refused = ask("alice@example.com")
+    assert refused.status_code == 429
+    assert "Too many addresses that other accounts use" in refused.text
+    assert "Another account already uses" not in refused.text
+
+
+def test_a_password_reset_confirms_the_address(client, mailoutbox):
+    dora = sign_up(client)
+    client.logout()
+    client.post(reverse("accounts:password_reset"), {"email": "dora@example.com"})
+    [reset] = [m for m in mailoutbox if "password" in m.subject.lower()]
+    [path] = re.findall(r"http://testserver(/accounts/password/reset/\S+/\S+/)", reset.body)
+    form_page = client.get(path, follow=True)
+    [(set_url, _status)] = form_page.redirect_chain
+    new = "boardwalk-hotel-2024"
+    client.post(set_url, {"new_password1": new, "new_password2": new})
+
+    assert User.objects.get(pk=dora.pk).email_confirmed
+
+
+def test_an_account_without_an_address_is_told_so(client, db):
+    nobody = User.objects.create_user("nomail", "", PASSWORD)
+    client.force_login(nobody)
+
+    page = client.post(reverse("accounts:send_confirmation"), follow=True).text
+
+    assert "Your account has no email address." in page
