@@ -79,8 +79,8 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         if user is None or not user.is_authenticated:
             return False
         code = self.scope["url_route"]["kwargs"]["code"]
-        live = (Game.Status.OPEN, Game.Status.ACTIVE)
-        return Seat.objects.filter(game__code=code, game__status__in=live, user=user).exists()
+        playing = Seat.objects.filter(game__code=code, game__status=Game.Status.ACTIVE)
+        return playing.filter(user=user).exists()
 
     def disconnect(self, close_code):
         if self.group:

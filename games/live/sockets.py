@@ -14,11 +14,13 @@ default) and of its client's address (SOCKETS_PER_ADDRESS, 100; 0 lifts
 either bound). Slots live in the cache, which every server process shares
 (Redis in production), as keys that expire: a process that dies without a
 goodbye frees its sockets' slots within slot_seconds(), and each check of a
-living socket renews them. A player's socket at a table where they sit
-(GameConsumer.plays_here) is not refused for its address's bound, only for
-its user's: someone sharing the address (a school, a carrier's NAT) with
-accounts enough must not keep a player off their own table, and seats are
-bounded by the fair shares (games/play/limits.py). A socket over a bound is refused at its
+living socket renews them. A player's socket at a game in play where they
+sit (GameConsumer.plays_here) that finds its address's slots full takes one
+of a second set of the address's slots, kept for such sockets: someone
+sharing the address (a school, a carrier's NAT) with accounts enough to
+fill the first set must not keep a player off their own game, and a game in
+play is not had for the asking (the fair shares, games/play/limits.py).
+A socket over a bound is refused at its
 handshake, which the page's socket (htmx ws extension) sees as an abnormal
 closure and answers by trying again after a growing delay; the page works
 without its socket.
@@ -110,10 +112,10 @@ def socket_address(scope):
     return address_key(client[0]) if client else None
 
 
-def owners(scope, by_address=True):
+def owners(scope, seated=False):
     """Return [(cache key prefix, bound)] of what this socket counts against.
 
-    Its user's, and its address's unless `by_address` is false.
+    Its user's, and its address's: those of the seated players' sockets if `seated`.
     """
     found = []
     user = scope.get("user")
@@ -122,8 +124,9 @@ def owners(scope, by_address=True):
         found.append((f"sockets:user:{user.pk}", per_user))
     address = socket_address(scope)
     per_address = getattr(settings, "SOCKETS_PER_ADDRESS", 100)
-    if per_address and address and by_address:
-        found.append((f"sockets:address:{address}", per_address))
+    if per_address and address:
+        kind = "seated" if seated else "address"
+        found.append((f"sockets:{kind}:{address}", per_address))
     return found
 
 
@@ -132,10 +135,10 @@ def _traced(error):
     return not isinstance(error, LAYER_ERRORS)
 
 
-def claim_slots(scope, token, by_address=True):
+def claim_slots(scope, token, seated=False):
     """Take a free slot of each owner of the socket for `token`; return their keys, None if full.
 
-    `by_address`: see `owners`.
+    `seated`: see `owners`.
 
     A slot is a cache key taken with `add`, which only one taker wins, in
     every process. A cache that fails (Redis down) bounds nothing: the
@@ -143,7 +146,7 @@ def claim_slots(scope, token, by_address=True):
     """
     taken = []
     try:
-        for prefix, bound in owners(scope, by_address):
+        for prefix, bound in owners(scope, seated):
             keys = [f"{prefix}:{n}" for n in range(bound)]
             held = cache.get_many(keys)
             key = next(
@@ -480,7 +483,7 @@ class SelfChecking:
         return False
 
     def plays_here(self):
-        """Whether the socket's user sits at what it shows: then only their own bound holds it."""
+        """Whether the socket's user plays at the game it shows (the address's second slots)."""
         return False
 
     def after(self, delay, message):
@@ -491,7 +494,7 @@ class SelfChecking:
         self.token = secrets.token_hex(8)
         slots = claim_slots(self.scope, self.token)
         if slots is None and self.plays_here():
-            slots = claim_slots(self.scope, self.token, by_address=False)  # see the module's doc
+            slots = claim_slots(self.scope, self.token, seated=True)  # see the module's doc
         if slots is None:
             self.over_bound = True
             self.close(code=SOCKETS_FULL)

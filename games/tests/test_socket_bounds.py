@@ -23,6 +23,7 @@ from games.live.sockets import (
     owners,
     slot_seconds,
 )
+from games.models import Game
 from lobby.tests.test_consumer import logged_in, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,6 +139,45 @@ async def test_a_players_own_bound_still_holds_at_their_table(alice, settings, t
     finally:
         await first.disconnect()
         await second.disconnect()
+
+
+async def test_the_players_slots_of_an_address_are_bounded_too(
+    alice, bob, charlie, settings, table_game
+):
+    # A second set of the address's slots, for players at their games in play: bounded as
+    # the first, so that accounts in games of their own cannot open sockets without end.
+    settings.SOCKETS_PER_ADDRESS = 1
+    shared = "198.51.100.1"
+    path = f"/ws/games/{table_game.code}/"
+    opened = []
+    try:
+        for user in (charlie, alice):
+            socket, connected, _code = await open_socket(
+                "/ws/me/" if user == charlie else path, user, shared
+            )
+            opened.append(socket)
+            assert connected
+        third, connected, code = await open_socket(path, bob, shared)
+        opened.append(third)
+
+        assert not connected and code == SOCKETS_FULL
+    finally:
+        for socket in opened:
+            await socket.disconnect()
+
+
+async def test_a_table_not_started_gets_no_players_slots(alice, bob, charlie, settings):
+    settings.SOCKETS_PER_ADDRESS = 1
+    table = await sync_to_async(Game.objects.create)(host=alice, seat_count=3)
+    await sync_to_async(table.join)(alice)
+    filler, connected, _code = await open_socket("/ws/me/", charlie)
+    try:
+        assert connected
+        socket, connected, code = await open_socket(f"/ws/games/{table.code}/", alice)
+        await socket.disconnect()
+        assert not connected and code == SOCKETS_FULL
+    finally:
+        await filler.disconnect()
 
 
 def test_it_counts_an_ipv6_network_as_one_address():
