@@ -1,13 +1,17 @@
 """The names players are shown by: what a username or a display name may be.
 
 Plain functions on strings (no model import), so that the migration that
-cleaned the existing names (accounts 0007) can use them too.
+cleaned the existing names (accounts 0007) can use them too. The computer
+players' names are read in each of the site's languages (settings.LANGUAGES).
 """
 
+import functools
 import re
 import unicodedata
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 # Computer players are accounts named bot-<level>-<n> (games/play/bots.py). A
@@ -15,9 +19,6 @@ from django.utils.translation import gettext_lazy as _
 # that nobody can pass for a computer player (a computer is recognised by its
 # User.bot_level, never by its name).
 RESERVED_USERNAME = re.compile(r"bot(?![^\W\d_])", re.IGNORECASE)
-# The display names the computer players are given ("Strong bot 2"), whatever follows
-# ("Strong bot 2.", "Basic bot 1!").
-RESERVED_DISPLAY_NAME = re.compile(r"(random|basic|strong)\s*bot\W*\d*\W*", re.IGNORECASE)
 # Scripts with letters that pass for one another's (Cyrillic а, е, о, р, с and Greek ο, ν
 # for Latin a, e, o, p, c, v): a name mixing two of them can pass for another player's
 # ("аlice" with a Cyrillic а) or a computer player's. A name in one of them, or mixing
@@ -61,9 +62,30 @@ def is_reserved_username(username):
     return bool(RESERVED_USERNAME.match(unicodedata.normalize("NFKC", username or "")))
 
 
+def _bare(text):
+    """Return `text`'s letters and digits alone, casefolded ("Strong-bot 2." -> "strongbot2")."""
+    return re.sub(r"[\W_]", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+@functools.cache
+def _bot_name_stems(language):
+    # The computer players' names as a reader of `language` sees them (shown_name), bare.
+    with translation.override(language):
+        return tuple(_bare(str(name).split("%(number)s")[0]) for name in BOT_NAMES.values())
+
+
 def is_reserved_display_name(name):
+    """Whether `name` is, or passes for, a computer player's: "Strong bot 2", "strong_bot-2.",
+    "基础电脑 1" (as Chinese readers see Basic bot 1), in any of the site's languages."""
     name = unicodedata.normalize("NFKC", name or "")
-    return is_reserved_username(name) or bool(RESERVED_DISPLAY_NAME.fullmatch(name))
+    if is_reserved_username(name):
+        return True
+    bare = _bare(name)
+    return any(
+        bare.startswith(stem) and (bare == stem or bare[len(stem) :].isdigit())
+        for language, _label in settings.LANGUAGES
+        for stem in _bot_name_stems(language)
+    )
 
 
 # A computer player's display name as games/play/bots.py gives it, and how it reads in the

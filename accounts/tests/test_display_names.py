@@ -136,7 +136,9 @@ def test_it_answers_with_the_form_when_another_player_takes_the_name_meanwhile(
 
 @pytest.mark.parametrize(
     "name",
-    ["Strong bot 2.", "Basic bot 1!", "Str\u043eng bot 1", "random bot"],  # a Cyrillic о
+    # A Cyrillic о; other separators; the names Chinese readers see the computer players by.
+    ["Strong bot 2.", "Basic bot 1!", "Str\u043eng bot 1", "random bot", "Strong-bot 2"]
+    + ["strong_bot_2", "\u57fa\u7840\u7535\u8111 1", "\u5f3a\u7535\u8111"],
 )
 def test_it_refuses_what_passes_for_a_computer_player(client, alice, name):
     response = save_name(client, alice, name)
