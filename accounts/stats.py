@@ -7,16 +7,16 @@ changes no rating.
 
 Nor does a game that was not played, so that nobody can farm a rating from
 a second account that loses on purpose: one that ended in its first round
-(a resignation at once), or a game of two people who have had
-PAIR_GAMES_PER_DAY rated games together in the day before it ended (a
-rematch loop). The computer players are not counted in such pairs: a
-player may climb the bot ladder all day. The totals count every game.
+(a resignation at once), or a game of two people (the computer players
+aside: a player may climb the bot ladder all day) who have had
+PAIR_GAMES_PER_DAY rated games together in the 24 hours before it ended (a
+rematch loop). A game of three people or more is rated whoever played
+together before: two who did must not take a rating from the others at
+their table. The totals count every game.
 """
 
 import math
-from collections import Counter
 from datetime import timedelta
-from itertools import combinations
 
 from openskill.models import PlackettLuce
 
@@ -58,19 +58,15 @@ def _rated(game, seats):
     """Whether `game` changes ratings: played past its first round, by no pair at its bound."""
     if game.turn_number <= len(seats):
         return False
-    people = {seat.user_id for seat in seats if not seat.user.bot_level}
-    if len(people) < 2:
+    people = [seat.user_id for seat in seats if not seat.user.bot_level]
+    if len(people) != 2:
         return True
-    # The day's rated games of these people, who played in each (one query).
+    # The rated games of the last 24 hours the two played together (one query).
     since = game.ended_at - timedelta(days=1)
-    recent = RatingChange.objects.filter(user_id__in=people, created_at__gt=since)
-    players = {}
-    for game_id, user_id in recent.values_list("game_id", "user_id"):
-        players.setdefault(game_id, set()).add(user_id)
-    pairs = Counter(
-        pair for together in players.values() for pair in combinations(sorted(together), 2)
+    together = RatingChange.objects.filter(
+        user_id=people[0], created_at__gt=since, game__rating_changes__user_id=people[1]
     )
-    return all(count < PAIR_GAMES_PER_DAY for count in pairs.values())
+    return together.count() < PAIR_GAMES_PER_DAY
 
 
 def _count_totals(game, seats, edition, resigned):

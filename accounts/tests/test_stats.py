@@ -168,10 +168,11 @@ def test_it_rates_a_few_games_of_two_people_a_day(alice, bob, charlie):
 
     finished([alice, charlie], ["win", "loss"], when=PAIR_GAMES_PER_DAY + 2)
     assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 1
+    # A game of three people is rated: two who played often must not take charlie's rating.
     finished([charlie, alice, bob], ["win", "loss", "loss"], when=PAIR_GAMES_PER_DAY + 3)
-    assert not RatingChange.objects.filter(user=charlie, game__seats__user=bob).exists()
+    assert RatingChange.objects.filter(user=charlie, game__seats__user=bob).exists()
     finished([alice, bob], ["win", "loss"], when=PAIR_GAMES_PER_DAY + 24)  # the next day
-    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 3
 
 
 def test_it_rates_every_game_against_a_computer_player(alice):
