@@ -48,9 +48,10 @@ def close_idle_tables(now=None):
 
     A live table is played now: one whose host opened it and walked away must
     not stay listed, nor be where Quick game seats people (the one waiting
-    longest first), nor hold its players' seats. Its page then says why it
-    closed. Correspondence tables wait as long as their host likes. Looked
-    for once a minute; return how many were closed.
+    longest first), nor hold its players' seats. Its waiting room says so
+    beforehand, and why it closed after. Private tables (for invited friends)
+    and correspondence tables wait as long as their host likes. Looked for
+    once a minute; return how many were closed.
     """
     global _idle_checked_at
     minutes = settings.OPEN_LIVE_TABLE_MINUTES
@@ -60,7 +61,7 @@ def close_idle_tables(now=None):
     since = (now or timezone.now()) - timedelta(minutes=minutes)
     # The host's seat is taken when the table opens: the last seat taken is never missing.
     idle = (
-        Game.objects.open()
+        Game.objects.listed()
         .filter(pace=Game.Pace.LIVE)
         .annotate(last_seated=Max("seats__joined_at"))
         .filter(last_seated__lt=since)

@@ -82,3 +82,19 @@ def test_it_can_be_switched_off(alice, settings):
         traveller.shift(timedelta(days=1))
         assert clocks.close_idle_tables() == 0
     assert status(game) == Game.Status.OPEN
+
+
+def test_it_leaves_a_private_table_waiting_for_invited_friends(client, alice):
+    with time_machine.travel(T0, tick=False) as traveller:
+        private = open_table(alice, seat_count=3, private=True)
+        public = open_table(alice, seat_count=3)
+        client.force_login(alice)
+        room = client.get(reverse("lobby:table", args=[public.code])).text
+        assert "The table closes if nobody sits down at it for 30 minutes." in room
+        private_room = client.get(reverse("lobby:table", args=[private.code])).text
+        assert "The table closes if nobody" not in private_room
+        traveller.shift(timedelta(hours=2))
+
+        assert clocks.close_idle_tables() == 1
+
+    assert status(private) == Game.Status.OPEN and status(public) == Game.Status.CANCELLED
