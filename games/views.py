@@ -201,8 +201,10 @@ def come_back(request, code):
     game, _seat = _get_game_for_player(request, code)
     try:
         with transaction.atomic():
-            absent = game.seats.filter(user=request.user, absent=True).exists()
-            if absent and not game.seats.exclude(user__bot_level="").exists():
+            absent = game.seats.filter(user=request.user, absent=True).first()
+            # A player who resigned is absent too, and is told so by come_back, not the share.
+            coming_back = absent is not None and absent.position not in game.state().resigned
+            if coming_back and not game.seats.exclude(user__bot_level="").exists():
                 limits.lock_account(request.user)
                 limits.check_seats(request.user, game.pace)
             game.come_back(request.user)

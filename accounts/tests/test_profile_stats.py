@@ -159,3 +159,20 @@ def test_it_fills_the_games_two_players_finished_together_for_the_games_before(a
     assert ("bob", "alice", two.pk, two.ended_at) in rows
     assert ("charlie", "bob", three.pk, three.ended_at) in rows
     assert len(rows) == 2 + 6
+
+
+def test_it_takes_the_resignations_counted_before_out_of_the_games_abandoned(alice, bob, charlie):
+    from games import rules
+    from games.tests.review_helpers import started_game
+
+    game = started_game([alice, bob], seed=7)
+    game.play(1, rules.Move.resign())  # counted as abandoned too before the migration
+    PlayerStats.objects.filter(user=bob).update(abandoned=1)
+    PlayerStats.objects.update_or_create(user=charlie, defaults={"abandoned": 2})  # timeouts
+    migration = importlib.import_module("accounts.migrations.0017_abandoned_without_resignations")
+
+    migration.recount(django_apps, None)
+
+    assert PlayerStats.objects.get(user=bob).abandoned == 0
+    assert PlayerStats.objects.get(user=bob).losses == 1
+    assert PlayerStats.objects.get(user=charlie).abandoned == 2

@@ -552,3 +552,18 @@ def test_it_counts_a_game_left_by_timeouts_as_abandoned_and_a_resignation_not(tr
     by_position = {s.position: PlayerStats.objects.get(user=s.user) for s in game.seats.all()}
     assert by_position[loser].abandoned == 1 and by_position[loser].losses == 1
     assert by_position[quitter].abandoned == 0 and by_position[quitter].losses == 1
+
+
+def test_a_player_who_resigned_is_told_so_not_of_the_share(client, live_trio, settings):
+    game = live_trio
+    user = game.seats.get(position=1).user
+    game.play(1, rules.Move.resign())
+    settings.LIVE_GAMES_PER_USER = 1  # the resigned game no longer counts: one more would
+    elsewhere = Game.objects.create(host=user, seat_count=2)
+    elsewhere.join(user)
+    client.force_login(user)
+
+    response = client.post(reverse("games:come_back", args=[game.code]), follow=True)
+
+    assert "You resigned: your seat is played by the defaults to the end." in response.text
+    assert "You already sit at" not in response.text
