@@ -106,7 +106,9 @@ async def test_nobody_sharing_the_address_keeps_a_player_off_their_own_table(
 ):
     # charlie's sockets fill the address's slots (one account, here; accounts
     # enough at a school or behind a carrier's NAT): alice, who sits at the
-    # table, still gets its socket; charlie, who only watches, does not.
+    # table, still gets its socket; charlie, who only watches, does not. The
+    # players' second set of slots is bounded as the first: bob, seated too, finds
+    # it full (accounts in games of their own cannot open sockets without end).
     settings.SOCKETS_PER_ADDRESS = 1
     shared = "198.51.100.1"
     path = f"/ws/games/{table_game.code}/"
@@ -120,8 +122,12 @@ async def test_nobody_sharing_the_address_keeps_a_player_off_their_own_table(
         watcher, watcher_connected, code = await open_socket(path, charlie, shared)
         opened.append(watcher)
 
+        other_player, other_connected, other_code = await open_socket(path, bob, shared)
+        opened.append(other_player)
+
         assert player_connected and "hand" in await player.receive_from(timeout=5)
         assert not watcher_connected and code == SOCKETS_FULL
+        assert not other_connected and other_code == SOCKETS_FULL
     finally:
         for socket in opened:
             await socket.disconnect()
@@ -139,31 +145,6 @@ async def test_a_players_own_bound_still_holds_at_their_table(alice, settings, t
     finally:
         await first.disconnect()
         await second.disconnect()
-
-
-async def test_the_players_slots_of_an_address_are_bounded_too(
-    alice, bob, charlie, settings, table_game
-):
-    # A second set of the address's slots, for players at their games in play: bounded as
-    # the first, so that accounts in games of their own cannot open sockets without end.
-    settings.SOCKETS_PER_ADDRESS = 1
-    shared = "198.51.100.1"
-    path = f"/ws/games/{table_game.code}/"
-    opened = []
-    try:
-        for user in (charlie, alice):
-            socket, connected, _code = await open_socket(
-                "/ws/me/" if user == charlie else path, user, shared
-            )
-            opened.append(socket)
-            assert connected
-        third, connected, code = await open_socket(path, bob, shared)
-        opened.append(third)
-
-        assert not connected and code == SOCKETS_FULL
-    finally:
-        for socket in opened:
-            await socket.disconnect()
 
 
 async def test_a_table_not_started_gets_no_players_slots(alice, bob, charlie, settings):
