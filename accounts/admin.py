@@ -12,6 +12,16 @@ admin.site.login_form = AdminLoginForm
 class UserAdmin(BaseUserAdmin):
     fieldsets = [
         *BaseUserAdmin.fieldsets,
-        (_("Player"), {"fields": ["display_name", "language", "email_notifications"]}),
+        (
+            _("Player"),
+            {"fields": ["display_name", "language", "email_notifications", "email_confirmed"]},
+        ),
     ]
-    list_display = ["username", "display_name", "email", "is_staff"]
+    readonly_fields = ["email_confirmed"]
+    list_display = ["username", "display_name", "email", "email_confirmed", "is_staff"]
+
+    def save_model(self, request, obj, form, change):
+        # A new address is confirmed anew by its owner (accounts/email/confirm.py).
+        if "email" in form.changed_data:
+            obj.email_confirmed = False
+        super().save_model(request, obj, form, change)

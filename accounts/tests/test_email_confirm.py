@@ -207,3 +207,24 @@ def test_an_account_without_an_address_is_told_so(client, db):
     page = client.post(reverse("accounts:send_confirmation"), follow=True).text
 
     assert "Your account has no email address." in page
+
+
+def test_an_address_the_admin_changes_is_confirmed_anew(client, alice, bob):
+    User.objects.filter(pk=alice.pk).update(is_staff=True, is_superuser=True)
+    client.force_login(alice)
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and "Email confirmed" in page.text
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data.update(email="bob@new.example.com", date_joined_0="2026-12-01", date_joined_1="09:00:00")
+    data.pop("date_joined", None)
+    data.pop("last_login", None)
+    data.pop("groups", None)
+    data.pop("user_permissions", None)
+
+    response = client.post(url, data)
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    bob.refresh_from_db()
+    assert bob.email == "bob@new.example.com" and not bob.email_confirmed
