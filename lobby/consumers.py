@@ -39,8 +39,9 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.live.sockets import LAYER_ERRORS, SelfChecking, check_period
+from games.live.sockets import LAYER_ERRORS, SelfChecking, check_period, slot_seconds
 from games.models import LOBBY_GROUP, Game, Seat, user_group
+from games.play.clocks import host_waiting
 from lobby.context_processors import NavCounts
 from lobby.views import listed_tables, may_see, my_tables, room_context
 
@@ -271,6 +272,8 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         game = self._table()
         if game is None:
             return
+        if game.host_id == self.user_id and game.status == Game.Status.OPEN:
+            host_waiting(game.code, slot_seconds())  # noted again at every check
         with translation.override(self.language):
             context = room_context(self.request, game) | {"oob": True}
             html = render_to_string("lobby/table.html#room", context, request=self.request)

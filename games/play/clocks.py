@@ -8,6 +8,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
@@ -15,6 +16,23 @@ from accounts.models import Vacation
 from games.models import Game, Seat, SeatingError
 
 log = logging.getLogger(__name__)
+
+
+def _waiting_key(code):
+    return f"host-waiting:{code}"
+
+
+def host_waiting(code, seconds):
+    """Note that the host of open table `code` has its waiting room open, for `seconds`.
+
+    Its socket notes it at every check (lobby/consumers.py): the worker does not
+    close a table whose host waits there (close_idle_tables).
+    """
+    try:
+        cache.set(_waiting_key(code), 1, timeout=seconds)
+    except Exception:  # the cache away: the worker cannot read it either, and closes nothing
+        log.warning("Could not note that the host of %s waits", code, exc_info=True)
+
 
 # How often a worker looks for idle tables (the open tables are few; a minute late is fine).
 IDLE_CHECK_EVERY = 60  # seconds
@@ -48,10 +66,11 @@ def close_idle_tables(now=None):
 
     A live table is played now: one whose host opened it and walked away must
     not stay listed, nor be where Quick game seats people (the one waiting
-    longest first), nor hold its players' seats. Its waiting room says so
-    beforehand, and why it closed after. Private tables (for invited friends)
-    and correspondence tables wait as long as their host likes. Looked for
-    once a minute; return how many were closed.
+    longest first), nor hold its players' seats. A host who keeps its waiting
+    room open is there (host_waiting); one who left it is not. The waiting
+    room says so beforehand, and why it closed after. Private tables (for
+    invited friends) and correspondence tables wait as long as their host
+    likes. Looked for once a minute; return how many were closed.
     """
     global _idle_checked_at
     minutes = settings.OPEN_LIVE_TABLE_MINUTES
@@ -66,8 +85,16 @@ def close_idle_tables(now=None):
         .annotate(last_seated=Max("seats__joined_at"))
         .filter(last_seated__lt=since)
     )
+    idle = list(idle.only("pk", "code"))
+    try:
+        waiting = cache.get_many([_waiting_key(game.code) for game in idle])
+    except Exception:  # the cache away: whether a host waits is unknown
+        log.warning("Idle tables not closed: the cache failed", exc_info=True)
+        return 0
     closed = 0
-    for game in idle.only("pk"):
+    for game in idle:
+        if _waiting_key(game.code) in waiting:
+            continue
         try:
             game.cancel(reason=Game.IDLE)
             closed += 1

@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -90,7 +92,7 @@ def test_it_leaves_a_private_table_waiting_for_invited_friends(client, alice):
         public = open_table(alice, seat_count=3)
         client.force_login(alice)
         room = client.get(reverse("lobby:table", args=[public.code])).text
-        assert "The table closes if nobody sits down at it for 30 minutes." in room
+        assert "The table closes if nobody sits down at it for 30 minutes while its host" in room
         private_room = client.get(reverse("lobby:table", args=[private.code])).text
         assert "The table closes if nobody" not in private_room
         traveller.shift(timedelta(hours=2))
@@ -98,3 +100,32 @@ def test_it_leaves_a_private_table_waiting_for_invited_friends(client, alice):
         assert clocks.close_idle_tables() == 1
 
     assert status(private) == Game.Status.OPEN and status(public) == Game.Status.CANCELLED
+
+
+def test_a_host_waiting_in_the_room_keeps_the_table_open(alice):
+    with time_machine.travel(T0, tick=False) as traveller:
+        game = open_table(alice, seat_count=3)
+        traveller.shift(timedelta(hours=1))
+        clocks.host_waiting(game.code, 70)  # the room's socket notes it at every check
+
+        assert clocks.close_idle_tables() == 0
+        cache.delete(f"host-waiting:{game.code}")  # the host left the room
+        assert clocks.close_idle_tables() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_hosts_waiting_room_socket_says_the_host_is_there(alice, bob):
+    from games.tests.test_socket_bounds import open_socket
+
+    game = await sync_to_async(open_table)(alice, seat_count=3)
+    key = f"host-waiting:{game.code}"
+    guest, connected, _code = await open_socket(f"/ws/lobby/{game.code}/", bob)
+    await guest.receive_from(timeout=5)
+    assert connected and await sync_to_async(cache.get)(key) is None, "not for a guest"
+
+    host, connected, _code = await open_socket(f"/ws/lobby/{game.code}/", alice)
+    await host.receive_from(timeout=5)
+    await guest.disconnect()
+    await host.disconnect()
+
+    assert connected and await sync_to_async(cache.get)(key) == 1
