@@ -1,22 +1,18 @@
-import logging
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts import blocks, names, throttle
+from accounts import blocks, email, names, throttle
 from accounts.email import confirm
 from accounts.forms import (
     EmailChangeForm,
@@ -45,8 +41,6 @@ from games.history.keyset import Listed, requested_page
 from games.history.lists import Row
 from games.models import Game, SeatingError
 from games.play import bots, vacation as vacations
-
-log = logging.getLogger(__name__)
 
 VERSUS_PER_PAGE = 50
 
@@ -463,7 +457,7 @@ def email_change(request):
             else:
                 if form.previous_email and was_confirmed:
                     # Only to an address its owner confirmed: not to someone else's.
-                    _tell_of_email_change(user, form.previous_email)
+                    email.tell_of_change(user, form.previous_email)
                 confirm.send_link(user)
                 messages.success(
                     request,
@@ -511,26 +505,6 @@ def confirm_email(request, token):
         user = None  # its address changed since the link was read
     status = 200 if user is not None else 400
     return render(request, "accounts/confirm_email.html", {"confirming": user}, status=status)
-
-
-def _tell_of_email_change(user, previous_email):
-    """Email the old address that the account's address changed (someone may have taken it)."""
-    with translation.override(user.language or translation.get_language()):
-        context = {
-            "user": user,
-            "previous_email": previous_email,
-            "when": timezone.now(),
-            "site_url": settings.SITE_URL,
-        }
-        message = EmailMessage(
-            subject=render_to_string("accounts/emails/email_changed_subject.txt", context).strip(),
-            body=render_to_string("accounts/emails/email_changed.txt", context),
-            to=[previous_email],
-        )
-    try:
-        message.send()
-    except Exception:  # the change is made: a mail server away must not turn it into an error
-        log.exception("Could not tell %s of the email change of user %s", previous_email, user.pk)
 
 
 @login_required

@@ -19,11 +19,9 @@ import logging
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMessage
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 
+from accounts.email import write
 from accounts.models import User
 from accounts.ratelimit import FALLBACK, Limiter, Rate
 
@@ -65,17 +63,7 @@ def confirm_address(user):
 def send_link(user):
     """Email `user`'s address the link that confirms it; a mail server away is logged."""
     link = settings.SITE_URL + reverse("accounts:confirm_email", args=[token_for(user)])
-    with translation.override(user.language or translation.get_language()):
-        context = {"user": user, "link": link, "days": CONFIRM_DAYS}
-        message = EmailMessage(
-            subject=render_to_string("accounts/emails/confirm_subject.txt", context).strip(),
-            body=render_to_string("accounts/emails/confirm.txt", context),
-            to=[user.email],
-        )
-    try:
-        message.send()
-    except Exception:  # the account is made or changed: the link can be sent again
-        log.exception("Could not send the confirmation link of user %s", user.pk)
+    write(user, user.email, "confirm", {"link": link, "days": CONFIRM_DAYS})
 
 
 def may_send_again(user):
