@@ -88,14 +88,19 @@ def is_reserved_display_name(name):
     )
 
 
-# A computer player's display name as games/play/bots.py gives it, and how it reads in the
-# reader's language.
+# A computer player's display name as it is stored (bot_display_name), and how it reads in
+# the reader's language.
 BOT_DISPLAY_NAME = re.compile(r"(Random|Basic|Strong) bot (\d+)")
 BOT_NAMES = {
     "random": _("Random bot %(number)s"),
     "basic": _("Basic bot %(number)s"),
     "strong": _("Strong bot %(number)s"),
 }
+
+
+def bot_display_name(level, number):
+    """Return the display name stored for computer player `number` of `level` ("Basic bot 1")."""
+    return f"{level.capitalize()} bot {number}"
 
 
 def shown_name(username, display_name, bot_level=""):

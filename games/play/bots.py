@@ -21,6 +21,7 @@ from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
+from accounts.names import bot_display_name
 from games.models import Game, Seat, SeatingError, StaleBoard
 from games.play.limits import TakingTurns
 from games.rules import search
@@ -87,7 +88,7 @@ def bot_account(level, number):
 
 
 def _bot_name(level, number):
-    name = f"{level.capitalize()} bot {number}"
+    name = bot_display_name(level, number)
     # Display names are unique among players (accounts.User): a person may
     # have taken this one before it was kept for computer players. The bot
     # then goes by its username.
