@@ -300,7 +300,9 @@ def hand_entry_html(entry, asked, move_url):
     (and the table they post to, from one game to the next).
     """
     card = entry["card"]
-    controls = tuple((c["kind"], c["label"], tuple(c["fields"])) for c in entry["controls"])
+    controls = tuple(
+        (c["kind"], c["step"], c["label"], tuple(c["fields"])) for c in entry["controls"]
+    )
     key = (card["id"], card["kind"], card["value"], controls, entry["note"])
     key += (translation.get_language(),)
     context = {"entry": entry, "asked": ASKED_MARK, "move_url": URL_MARK}

@@ -104,8 +104,49 @@ class Labels:
                 targets.sort()
         return (move["kind"], move.get("card"), move.get("colour"), tuple(targets), repr(chosen))
 
-    def control(self, move):
-        return {"label": self.label(move), "fields": fields(move), "kind": move["kind"]}
+    def control(self, move, step="", label=None):
+        """Return what draws `move` as a button: its label, fields and kind.
+
+        `step`, when given, is the first of two steps the move is chosen in: the
+        button sits under it in the card's menu and `label` says the second step.
+        """
+        return {
+            "label": label or self.label(move),
+            "fields": fields(move),
+            "kind": move["kind"],
+            "step": step,
+        }
+
+    def menu(self, moves):
+        """Return the controls of a card's menu for `moves` (distinct ones).
+
+        Moves chosen from two lists at once (Forced Deal: what to take and what to
+        give; Double Sly Deal: two cards) are offered in two steps, one step per card
+        to take, as a table of four properties would make a list of 16 swaps. A
+        Double Sly Deal's pair is under both its cards. The other moves come first.
+        """
+        plain, steps = [], {}
+        for move in moves:
+            effect = move["kind"] == "play" and KIND_BY_ID[self.kind_of(move["card"])].effect
+            if effect == FORCED_DEAL:
+                give, take = move["cards"]
+                label = _("Give your %(give)s for it") % {"give": self.name_of(give)}
+                self._add_step(steps, move, take, label)
+            elif effect == DOUBLE_SLY_DEAL:
+                first, second = move["cards"]
+                for card, other in ((first, second), (second, first)):
+                    label = _("Also take %(card)s") % {"card": self.name_of(other)}
+                    self._add_step(steps, move, card, label)
+            else:
+                plain.append(self.control(move))
+        return plain + [control for controls in steps.values() for control in controls]
+
+    def _add_step(self, steps, move, take, label):
+        name = self.names[move["targets"][0]]
+        step = _("Take %(name)s's %(card)s") % {"name": name, "card": self.name_of(take)}
+        controls = steps.setdefault(step, [])
+        if all(control["label"] != label for control in controls):  # two of one kind and set
+            controls.append(self.control(move, step, label))
 
     def label(self, move):
         kind = move["kind"]

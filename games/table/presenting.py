@@ -104,9 +104,11 @@ def present(view, user_names, at=None, absent=()):
         hand = []
         for c in view["hand"]:
             drawn = cards[c["id"]]
-            entry = {"card": drawn, "controls": [], "note": ""}
-            for move in helper.distinct(moves_by_card.get(c["id"], ())):
-                entry["controls"].append(helper.control(move))
+            entry = {
+                "card": drawn,
+                "controls": helper.menu(helper.distinct(moves_by_card.get(c["id"], ()))),
+                "note": "",
+            }
             effect = KIND_BY_ID[drawn["kind"]].effect
             if view["moves"] and effect == DOUBLE_RENT:
                 entry["note"] = _("Played together with a rent card: see the rent card.")

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.one_database
 def menus(table):
     """Yield (menu name, [labels]) for every menu of a presented table."""
     for entry in table["hand"] or ():
-        yield f"hand {entry['card']['name']}", [c["label"] for c in entry["controls"]]
+        # A move chosen in two steps reads as its step and its button.
+        yield f"hand {entry['card']['name']}", [shown(c) for c in entry["controls"]]
     for player in table["players"]:
         for s in player["sets"]:
             for item in s["cards"]:
@@ -34,6 +35,10 @@ def menus(table):
                 (c["kind"], c["where"]): f"{c['name']} {c['where']}" for c in answer["pay"]["cards"]
             }
             yield "pay", list(kinds.values())
+
+
+def shown(control):
+    return f"{control['step']} / {control['label']}" if control["step"] else control["label"]
 
 
 def duplicates(state):
@@ -85,7 +90,7 @@ def labels_of(text, kind_id, place="hand", seat="alice"):
         else [item for s in table["players"][0]["sets"] for item in s["cards"]]
     )
     [entry] = [e for e in entries if e["card"]["id"] == card]
-    return [control["label"] for control in entry["controls"]], table
+    return [shown(control) for control in entry["controls"]], table
 
 
 def test_it_names_the_wild_and_the_set_a_forced_deal_gives():
@@ -102,16 +107,67 @@ def test_it_names_the_wild_and_the_set_a_forced_deal_gives():
 
     with translation.override("en"):
         wild, red, yellow = (kind_name(k) for k in ("red/yellow", "red", "yellow"))
-    take = "for bob's Utility property"
-    assert sorted(labels) == sorted(
-        [
-            "Bank it (3M)",
-            f"Swap your {red} {take}",
-            f"Swap your {wild} (red set) {take}",
-            f"Swap your {wild} (yellow set) {take}",
-            f"Swap your {yellow} {take}",
-        ]
+    take = "Take bob's Utility property"
+    assert labels == [
+        "Bank it (3M)",
+        f"{take} / Give your {red} for it",
+        f"{take} / Give your {wild} (red set) for it",
+        f"{take} / Give your {wild} (yellow set) for it",
+        f"{take} / Give your {yellow} for it",
+    ]
+
+
+def test_it_offers_a_forced_deal_in_two_steps_what_to_take_then_what_to_give():
+    text = """
+    players: alice bob carol
+    turn: alice
+    alice hand: forced_deal
+    alice table: railroad: railroad; utility: utility
+    bob table: red: red red; green: green
+    carol table: orange: orange
+    """
+    labels, table = labels_of(text, "forced_deal")
+
+    # One step per card to take (the two Red properties of one set are one), each with
+    # every card to give: 3 steps of 2, where a flat menu listed 6 swaps.
+    assert labels == [
+        "Bank it (3M)",
+        "Take bob's Red property / Give your Railroad property for it",
+        "Take bob's Red property / Give your Utility property for it",
+        "Take bob's Green property / Give your Railroad property for it",
+        "Take bob's Green property / Give your Utility property for it",
+        "Take carol's Orange property / Give your Railroad property for it",
+        "Take carol's Orange property / Give your Utility property for it",
+    ]
+    # Each button posts the swap it says: the card given first, then the card taken.
+    state = position(text)
+    [entry] = [e for e in table["hand"] if e["card"]["kind"] == "forced_deal"]
+    last = dict(entry["controls"][-1]["fields"])
+    assert entry["controls"][-1]["fields"][-2:] == [
+        ("cards", card_in(state, "alice", "table", "utility")),
+        ("cards", card_in(state, "carol", "table", "orange")),
+    ]
+    assert last["targets"] == 2
+
+
+def test_it_offers_a_double_sly_deals_pair_under_each_of_its_cards():
+    labels, _table = labels_of(
+        """
+        players: alice bob
+        turn: alice
+        options: enhanced
+        alice hand: double_sly_deal
+        bob table: red: red red; green: green
+        """,
+        "double_sly_deal",
     )
+
+    assert labels == [
+        "Bank it (4M)",
+        "Take bob's Red property / Also take Red property",
+        "Take bob's Red property / Also take Green property",
+        "Take bob's Green property / Also take Red property",
+    ]
 
 
 def test_it_numbers_the_sets_of_one_colour_to_build_on_and_to_break():

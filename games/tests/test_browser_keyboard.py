@@ -160,6 +160,68 @@ def test_it_walks_the_hand_and_its_menus_with_the_keyboard(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_it_makes_a_forced_deal_in_two_steps_with_the_keyboard(
+    live_asgi_server, browser, alice, started_game
+):
+    game = started_game
+    state = set_position(
+        game,
+        """
+        turn: alice
+        plays: 3
+        alice hand: forced_deal 1M
+        alice table: railroad: railroad; utility: utility
+        bob table: red: red; green: green
+        """,
+    )
+    forced_deal = card_in(state, "alice", "hand", "forced_deal")
+    utility = card_in(state, "alice", "table", "utility")
+    green = card_in(state, "bob", "table", "green")
+    start = game.version
+    page, errors = open_live_table(browser, live_asgi_server, alice, game)
+    step = "#hand .menu-step:has(> summary:focus)"
+
+    # The menu lists the cards to take; Enter on one opens what to give for it.
+    go_to_card(page, forced_deal)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('#hand .menu button')")
+    assert "Bank it (3M)" in focused(page)
+    page.keyboard.press("ArrowDown")
+    assert "Take bob's Red property" in focused(page)
+    page.keyboard.press("ArrowDown")
+    assert "Take bob's Green property" in focused(page)
+    page.keyboard.press("Enter")
+    expect(page.locator(step)).to_have_attribute("open", "")
+    page.keyboard.press("ArrowDown")
+    assert "Give your Railroad property for it" in focused(page)
+    screenshot(page, path=SHOTS / "forced-deal-steps-1100.png", full_page=True)
+
+    # Escape goes back to the first step, closed, and the menu stays open.
+    page.keyboard.press("Escape")
+    assert "Take bob's Green property" in focused(page)
+    expect(page.locator(step)).not_to_have_attribute("open", "")
+    expect(page.locator(f'#hand details[data-card-menu="{forced_deal}"]')).to_have_attribute(
+        "open", ""
+    )
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert "Give your Utility property for it" in focused(page)
+    page.keyboard.press("Enter")
+    # bob has no Just Say No: the swap is made at once.
+    expect(page.locator("#announcer")).to_contain_text(
+        "alice swapped Utility property for bob's Green property"
+    )
+    game.refresh_from_db()
+    assert game.version == start + 2
+    players = game.state().players
+    assert green in [c for s in players[0].sets for c in s.cards]
+    assert utility in [c for s in players[1].sets for c in s.cards]
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_it_announces_a_move_that_arrives_over_the_socket(
     live_asgi_server, browser, alice, bob, started_game
 ):

@@ -159,8 +159,12 @@
 
   // --- arrow keys and Escape -------------------------------------------------------------
 
+  // The menu's moves in sight, with the first steps of moves chosen in two (Forced Deal):
+  // a step's own moves are in the list while it is open.
   function menuButtons(menu) {
-    return Array.from(menu.querySelectorAll(".menu button"));
+    return Array.from(menu.querySelectorAll(".menu button, .menu .menu-step > summary")).filter(
+      function (item) { return !item.closest(".menu-step:not([open]) > .menu-step-moves"); }
+    );
   }
 
   function openMenu(menu) {
@@ -208,7 +212,8 @@
     } else if (buttons.length > 1) {
       // Several ways (lay as one colour or the other, whom to charge): let me choose.
       menu.open = true;
-      buttons[0].focus();
+      const step = buttons[0].closest(".menu-step");
+      (step && !step.open ? step.querySelector("summary") : buttons[0]).focus();
     } else {
       announce([page.dataset.noSuchMove]);
     }
@@ -227,6 +232,13 @@
     const menu = active && active.closest && active.closest("details[data-card-menu]");
     const inMenu = menu && menu.open && active.closest(".menu");
 
+    const step = inMenu && active.closest(".menu-step");
+    if (event.key === "Escape" && step && step.open) {
+      // Out of a move's second step, back to its first.
+      step.open = false;
+      step.querySelector("summary").focus();
+      return;
+    }
     if (event.key === "Escape" && menu) {
       menu.open = false;
       menu.querySelector("summary").focus();

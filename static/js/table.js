@@ -2,8 +2,8 @@
 //  - refuses to swap in a fragment older than the one shown (an htmx response
 //    and a socket message for different versions can arrive in either order),
 //  - keeps an open card menu open when its fragment is redrawn (the same card in the same
-//    place: a wild laid from the hand does not open its menu on the table), and closes the
-//    menu a move was made from,
+//    place: a wild laid from the hand does not open its menu on the table), with the
+//    second step of a move it had open (Forced Deal), and closes the menu a move was made from,
 //  - places an open card menu wholly within the viewport,
 //  - shows the running total of a payment and the count of a discard, and keeps the cards
 //    ticked in one when its fragment is redrawn (the same choice, the same cards still offered),
@@ -73,6 +73,7 @@
   }
 
   let openMenus = [];
+  let openSteps = [];
   let ticked = [];
 
   // A payment or discard is known by its kind and the share it answers: a redraw that
@@ -104,6 +105,11 @@
   // keeps its id on the table, where its own menu must stay closed.
   function menuKey(menu) {
     return (menu.getAttribute("name") || "") + ":" + menu.getAttribute("data-card-menu");
+  }
+
+  // A move's first step in a menu (Forced Deal's card to take) is known by its words.
+  function stepName(step) {
+    return step.querySelector("summary").textContent.trim();
   }
 
   function findMenu(key) {
@@ -138,6 +144,13 @@
     openMenus = openMenus.concat(
       Array.from(target.querySelectorAll("details[open][data-card-menu]")).map(menuKey)
     );
+    openSteps = openSteps.concat(
+      Array.from(target.querySelectorAll("details[open][data-card-menu] .menu-step[open]")).map(
+        function (step) {
+          return [menuKey(step.closest("details[data-card-menu]")), stepName(step)];
+        }
+      )
+    );
     ticked = ticked.concat(tickedIn(target));
   });
 
@@ -155,6 +168,14 @@
       if (menu) menu.open = true;
     });
     openMenus = [];
+    openSteps.forEach(function (pair) {
+      const menu = findMenu(pair[0]);
+      const step = menu && Array.from(menu.querySelectorAll(".menu-step")).find(function (s) {
+        return stepName(s) === pair[1];
+      });
+      if (step) step.open = true;
+    });
+    openSteps = [];
     ticked.forEach(tickAgain);
     ticked = [];
   });
@@ -198,6 +219,12 @@
     const details = event.target;
     if (details.matches && details.matches("details[data-card-menu]") && details.open) {
       place(details);
+    } else if (details.matches && details.matches(".menu-step") && details.open) {
+      // A move's second step opened: the menu grew.
+      const outer = details.closest("details[data-card-menu]");
+      const box = outer.querySelector(".menu").getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) place(outer);
+      details.scrollIntoView({ block: "nearest" });
     }
   }, true);
 
@@ -241,9 +268,11 @@
     if (flash) flash.replaceChildren();
   });
 
-  // Close an open card menu with Escape or a click elsewhere.
+  // Close an open card menu with Escape or a click elsewhere. Escape within a move's open
+  // second step closes that step alone (static/js/keys.js).
   document.addEventListener("keydown", function (event) {
-    if (event.key === "Escape") {
+    const step = event.target.closest && event.target.closest(".menu-step[open]");
+    if (event.key === "Escape" && !step) {
       document.querySelectorAll("details[data-card-menu][open]").forEach(function (menu) {
         menu.open = false;
       });
