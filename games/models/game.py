@@ -18,7 +18,7 @@ from games import rules
 from games.models.notification import Notification
 from games.models.signals import game_ending, move_committed
 from games.rules.cards import RENT
-from games.rules.state import PLAY, RESPOND
+from games.rules.state import DISCARD, PLAY, RESPOND
 
 CODE_ALPHABET = "abcdefghijkmnopqrstuvwxyz23456789"
 
@@ -347,14 +347,19 @@ class Game(models.Model):
             seat.timeouts_in_row += 1
             if seat.timeouts_in_row >= ABSENT_AFTER:
                 seat.absent = True
-            # The whole decision is defaulted: a turn that ends over 7 cards discards too.
-            while not state.over and position in _decisions(state):
+            # The whole decision is defaulted, and only it (docs/rules.md section 11): a turn
+            # that ends over 7 cards discards too, but an answer to a Just Say No that times
+            # out does not end the turn that goes on after it.
+            timed_out = _decisions(state).get(position, set())
+            while not state.over and _decisions(state).get(position, set()) & timed_out:
                 move = rules.default_move(state, position)
                 if move is None:
                     break
                 _state, more = rules.apply(state, position, move)
                 events.extend(more)
                 game._record(position, move, Move.Cause.TIMEOUT, now, more)
+                if move.kind == "end":
+                    timed_out |= _decisions(state).get(position, set())  # the discard
             game._settle(state, seats, now, before, events)
         self.refresh_from_db()
         return True
@@ -562,36 +567,48 @@ class Game(models.Model):
     def _set_deadlines(self, state, seats, now, before):
         """Give each newly awaited seat a deadline; return their positions.
 
-        A seat keeps its deadline while the same decision waits for it (moves
-        within one turn do not reset the clock); a decision that ends after
-        its deadline spends the overrun from the seat's reserve. A turn is one
-        decision even when the others answer one of its actions in between:
-        its clock is held while they do (Seat.paused_left) and goes on with the
-        time that was left when the turn's play resumes, never a fresh period
-        (a tenth of a period at least, PAUSED_AT_LEAST). In a correspondence
+        A seat keeps its deadline while the decisions waiting for it were all
+        waiting before (moves within one turn do not reset the clock); one that
+        is new (a second Just Say No to answer) starts a fresh period. A
+        decision that ends after its deadline spends the overrun from the
+        seat's reserve. A turn is one decision even when the others answer one
+        of its actions in between: its clock is held while they do
+        (Seat.paused_left) and goes on with the time that was left when the
+        turn's play resumes, never a fresh period (a tenth of a period at least,
+        PAUSED_AT_LEAST); so does the discard that ends it. In a correspondence
         game, a decision that arrives while its player is on vacation starts
-        when the vacation ends.
+        when the vacation ends, and the time left of one held meanwhile is
+        counted from there (a vacation pushed its deadline).
         """
         waiting = _decisions(state)
         turn_play = (state.turns, PLAY)  # the start of a decision key (_decisions)
         fresh = []
+        left = {}  # seat position: what is left of the turn's clock for its discard
         for seat in seats:
             mine = waiting.get(seat.position)
-            if mine and seat.deadline is not None and mine & before.get(seat.position, set()):
+            was = before.get(seat.position, set())
+            if mine and seat.deadline is not None and mine <= was:
                 continue
             if seat.deadline is not None:
-                was = before.get(seat.position, ())
                 if state.phase == RESPOND and any(key[:2] == turn_play for key in was):
                     # The turn's play waits for the others' answers: hold its clock.
                     seat.paused_turn = state.turns
-                    seat.paused_left = max(seat.deadline - now, timedelta(0))
+                    seat.paused_left = self._time_left(seat, now)
+                elif (
+                    mine
+                    and any(key[:2] == (state.turns, DISCARD) for key in mine)
+                    and any(key[:2] == turn_play for key in was)
+                ):
+                    left[seat.position] = self._time_left(seat, now)  # the turn ends over 7
                 seat.stop_clock(now)
             if mine:
                 fresh.append(seat)
         back = self._back_from_vacation([seat.user_id for seat in fresh], now)
         for seat in fresh:
             period = self.decision_time
-            if seat.paused_turn is not None and seat.paused_turn != state.turns:
+            if seat.position in left:
+                period = max(left[seat.position], period * PAUSED_AT_LEAST)
+            elif seat.paused_turn is not None and seat.paused_turn != state.turns:
                 seat.paused_turn = seat.paused_left = None  # a turn that ended meanwhile
             elif seat.paused_turn is not None and any(
                 key[:2] == turn_play for key in waiting[seat.position]
@@ -602,6 +619,15 @@ class Game(models.Model):
         deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
         self.turn_deadline = min(deadlines, default=None)
         return [seat.position for seat in fresh]
+
+    def _time_left(self, seat, now):
+        """Return what is left of `seat`'s running clock at `now`, a vacation's days not counted.
+
+        A vacation pushed the deadline by its length (shift_for_vacation): while it
+        lasts, the time left counts from its end.
+        """
+        start = self._back_from_vacation([seat.user_id], now).get(seat.user_id, now)
+        return max(seat.deadline - max(now, start), timedelta(0))
 
     def _back_from_vacation(self, user_ids, now):
         """Return {user id: end of the vacation} of those of `user_ids` on vacation at `now`."""

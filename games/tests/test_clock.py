@@ -134,6 +134,92 @@ def test_a_turn_resumed_near_its_end_gets_a_tenth_of_a_period(traveller, slow):
     assert seat(slow, 0).reserve == 3 * DAY
 
 
+def hold_turn(game, text):
+    """Put `text` on `game`, its first player waited for with 3 days from START."""
+    state = set_position(game, text)
+    game.seats.update(awaited_since=None, deadline=None, timeout_at=None)
+    game.seats.filter(position=0).update(
+        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
+    )
+    game.refresh_from_db()
+    return state
+
+
+def test_a_just_say_no_answered_by_the_clock_leaves_the_turn_to_go_on(traveller, slow):
+    state = hold_turn(
+        slow,
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: debt_collector just_say_no 1M red
+        bob hand: just_say_no 2M
+        bob bank: 5M 4M
+        """,
+    )
+    slow.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    traveller.shift(DAY)
+    slow.play(1, rules.Move.just_say_no(1))
+    traveller.shift(6 * DAY)  # her answer's time and reserve are spent
+
+    assert enforce_deadlines() == 1
+    after = state_of(slow)
+    timed_out = [m.move["kind"] for m in slow.moves.filter(cause=Move.Cause.TIMEOUT)]
+    assert timed_out == ["accept"], "the answer alone is defaulted, not the turn after it"
+    assert (after.phase, after.current, after.plays_left) == ("play", 0, 2)
+    assert seat(slow, 0).deadline == START + 7 * DAY + 3 * DAY, "the 3 days her turn had left"
+
+
+def test_a_second_just_say_no_to_answer_starts_its_own_clock(traveller, alice, bob, charlie):
+    game = make_game([alice, bob, charlie], pace="correspondence", pace_days=3, reserve_days=3)
+    state = hold_turn(
+        game,
+        """
+        players: alice bob charlie
+        turn: alice
+        plays: 3
+        alice hand: birthday just_say_no 1M
+        bob hand: just_say_no pass_go
+        bob bank: 2M 5M
+        charlie hand: just_say_no pass_go
+        charlie bank: 2M 3M
+        """,
+    )
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "birthday")))
+    traveller.shift(timedelta(hours=1))
+    game.play(1, rules.Move.just_say_no(1))
+    bob_said_no = timezone.now()
+    assert seat(game, 0).deadline == bob_said_no + 3 * DAY
+    traveller.shift(3 * DAY - timedelta(hours=2))  # charlie waits nearly all his time
+
+    game.play(2, rules.Move.just_say_no(2))
+
+    assert seat(game, 0).deadline == timezone.now() + 3 * DAY, "not the hour left of bob's"
+
+
+@pytest.mark.parametrize(
+    "waited, left",
+    [(2 * DAY, DAY), (3 * DAY - timedelta(minutes=1), 3 * DAY / 10)],
+    ids=["a day left", "its last minute: a tenth of a period"],
+)
+def test_the_discard_that_ends_a_turn_has_what_was_left_of_the_turn(traveller, slow, waited, left):
+    hold_turn(
+        slow,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: 1M 1M 1M 2M 2M 2M 3M 3M 4M
+        """,
+    )
+    traveller.shift(waited)
+
+    slow.play(0, rules.Move.end())
+
+    assert state_of(slow).phase == "discard"
+    assert seat(slow, 0).deadline == timezone.now() + left, "one decision, not a fresh period"
+    assert seat(slow, 0).reserve == 3 * DAY
+
+
 def test_it_starts_a_fresh_clock_for_the_next_decision(traveller, slow):
     turn = current(slow)
     traveller.shift(DAY)

@@ -17,8 +17,10 @@ from games.play import emails
 from games.play.clocks import enforce_deadlines
 from games.play.emails import send_due_emails
 from games.play.vacation import VacationError, allowance, end_vacation, take_vacation
+from games.rules.position import card_in
 
 from .conftest import START
+from .helpers import set_position, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +159,41 @@ def test_it_starts_a_decision_that_arrived_during_an_ended_vacation_from_its_end
     end_vacation(bob)
 
     assert seat_of(slow, bob).deadline == timezone.now() + 3 * DAY
+
+
+@pytest.mark.parametrize("ended_early", [False, True], ids=["runs its course", "ended early"])
+def test_a_turn_held_during_a_vacation_keeps_only_the_time_it_had(
+    traveller, slow, alice, ended_early
+):
+    """A turn held while the others answer (Seat.paused_left) is measured without the
+    vacation: it once kept the vacation's days, counted again when it resumed."""
+    state = set_position(
+        slow,
+        """
+        players: alice bob
+        turn: alice
+        alice hand: debt_collector debt_collector 1M
+        bob bank: 5M 4M 3M
+        bob hand: 2M
+        """,
+    )
+    slow.seats.update(awaited_since=None, deadline=None, timeout_at=None)
+    slow.seats.filter(position=0).update(
+        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
+    )
+    take_vacation(alice, 10)
+    traveller.shift(HOUR)
+    slow.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    if ended_early:
+        traveller.shift(HOUR)
+        assert end_vacation(alice).days == 1
+    traveller.shift(DAY)
+
+    slow.play(1, rules.default_move(state_of(slow), 1))  # bob pays
+
+    # Her clock never ran: the 3 days of her turn are left, from the vacation's end.
+    back = timezone.now() if ended_early else START + 10 * DAY
+    assert seat_of(slow, alice).deadline == back + 3 * DAY
 
 
 def test_it_leaves_live_games_alone(traveller, alice, bob):
