@@ -18,6 +18,7 @@ a time budget per decision and per game.
 import random
 import time
 
+from .cards import FORCED_DEAL
 from .determinize import determinize
 from .engine import apply, new_game
 from .moves import RESIGN, IllegalMove
@@ -40,16 +41,17 @@ def mark_for(loss):
 
 
 def _key(state, move):
-    """Return what tells `move` apart from others: card kinds, not card ids."""
+    """Return what tells `move` apart from others: card kinds, not card ids.
+
+    The order of the chosen cards matters only to a Forced Deal's (the card given,
+    then the card taken); a payment's or a Double Sly Deal's are sorted.
+    """
     deck = state.deck
     card = deck[move.card].id if move.card >= 0 else ""
-    return (
-        move.kind,
-        card,
-        move.colour,
-        move.targets,
-        tuple(sorted(deck[c].id for c in move.cards)),
-    )
+    cards = tuple(deck[c].id for c in move.cards)
+    if not (move.kind == "play" and deck[move.card].effect == FORCED_DEAL):
+        cards = tuple(sorted(cards))
+    return (move.kind, card, move.colour, move.targets, cards)
 
 
 def candidates_for(state, seat, played):

@@ -70,6 +70,37 @@ def test_it_marks_ending_the_turn_with_the_winning_property_in_hand_a_blunder():
     assert Move.from_json(ended["best"]) == Move.lay(light_blue, "light_blue")
 
 
+def test_it_tells_a_forced_deals_two_directions_apart():
+    # Giving the Red for bob's Green completes alice's third set; the other way does not.
+    state = position(
+        """
+        players: alice bob
+        turn: alice
+        plays: 3
+        alice hand: forced_deal
+        alice table: dark_blue: dark_blue dark_blue; brown: brown brown; green: green green; \
+red: red
+        bob table: red: red; green: green
+        bob bank: 2M
+        """
+    )
+    forced_deal = card_in(state, "alice", "hand", "forced_deal")
+    give_red = card_in(state, "alice", "table", "red")
+    take_green = card_in(state, "bob", "table", "green")
+    give_green = card_in(state, "alice", "table", "green")
+    take_red = card_in(state, "bob", "table", "red")
+    wrong_way = Move.play(forced_deal, [1], cards=[give_green, take_red])
+
+    verdict = judge(view_for(state, 0), wrong_way, random.Random(1), None, 8)
+
+    # The win at once was given up (the two ways were one move to the analysis: no mark).
+    assert verdict["best_chance"] == 1.0
+    assert verdict["loss"] >= 10 and verdict["mark"] in ("mistake", "blunder")
+    assert Move.from_json(verdict["best"]) == Move.play(
+        forced_deal, [1], cards=[give_red, take_green]
+    )
+
+
 def test_it_does_not_mark_the_winning_move():
     state = light_blue_in_hand()
     lay = Move.lay(card_in(state, "alice", "hand", "light_blue"), "light_blue")
