@@ -668,14 +668,15 @@ class Game(models.Model):
         self.ended_at = now
         self.end_reason = state.end_reason
         self.turn_deadline = None
-        resigned_end = state.end_reason == rules.RESIGNED
         for seat in seats:
             seat.stop_clock(now)
             seat.ended_at = now  # a player's finished games, newest first, from the seat index
             if seat.position in state.resigned:
                 seat.result = Seat.Result.LOSS  # Ruling (resign): a loss, however the game ends
-            elif seat.absent and not (resigned_end and seat.position == state.winner):
-                # An absent player's result is a loss, unless all the others resigned.
+            elif seat.absent and seat.position != state.winner:
+                # An absent player's result is a loss, even when nobody wins; but the seat is
+                # still in the game (docs/rules.md section 7), and wins when the game says so:
+                # the others resigned, or its sets were completed (by another's Forced Deal).
                 seat.result = Seat.Result.LOSS
             elif state.winner < 0:
                 seat.result = Seat.Result.DRAW

@@ -427,6 +427,40 @@ def test_it_counts_an_absent_players_result_as_a_loss(traveller, live_trio):
     assert {s.position: s.result for s in seats} == {loser: "loss", **others}
 
 
+def test_an_absent_player_whose_sets_another_completes_wins(traveller, live_trio, charlie):
+    # The seat is still in the game (docs/rules.md section 7): the game and its record agree.
+    game = live_trio
+    state = set_position(
+        game,
+        """
+        players: alice bob charlie
+        turn: alice
+        plays: 3
+        alice hand: forced_deal
+        alice table: red: red
+        charlie table: brown: brown brown; dark_blue: dark_blue dark_blue; red: red red; \
+light_blue: light_blue
+        """,
+    )
+    Seat.objects.filter(game=game, position=2).update(absent=True)
+    game.refresh_from_db()
+    swap = rules.Move.play(
+        card_in(state, "alice", "hand", "forced_deal"),
+        [2],
+        cards=[
+            card_in(state, "alice", "table", "red"),
+            card_in(state, "charlie", "table", "light_blue"),
+        ],
+    )
+
+    game.play(0, swap)
+
+    game.refresh_from_db()
+    assert (game.status, game.end_reason, game.state().winner) == ("finished", "win", 2)
+    assert game.winner == charlie
+    assert {s.position: s.result for s in game.seats.all()} == {0: "loss", 1: "loss", 2: "win"}
+
+
 def test_it_ends_with_no_winner_when_every_player_is_absent(live):
     # Once one player is left the game ends (above), so every player absent at once is a
     # game that reaches _settle so, as a game marked before that ruling could.
