@@ -211,6 +211,8 @@ class Rating(models.Model):
 
     # Uncertainty above which a rating is provisional: about 10 two-player games from the start.
     PROVISIONAL_SIGMA = 7.0
+    # Rated games in the edition before a rating counts as settled, however certain.
+    SETTLED_AFTER_GAMES = 10
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
     edition = models.CharField(max_length=10, choices=Edition)
@@ -232,7 +234,11 @@ class Rating(models.Model):
 
     @property
     def provisional(self):
-        return self.sigma > self.PROVISIONAL_SIGMA
+        """Whether the rating is not settled yet: still uncertain, or from too few rated games.
+
+        The leaderboard ranks the settled ones (accounts.profile.leaderboard).
+        """
+        return self.sigma > self.PROVISIONAL_SIGMA or self.games < self.SETTLED_AFTER_GAMES
 
 
 class RatingChange(models.Model):

@@ -22,7 +22,7 @@ from games.models import Seat
 from games.table.cardnames import kind_name
 
 HISTORY_POINTS = 200  # rating history drawn per edition
-LEADERBOARD_MIN_GAMES = 10
+LEADERBOARD_MIN_GAMES = Rating.SETTLED_AFTER_GAMES
 LEADERBOARD_SIZE = 100
 
 
@@ -124,7 +124,10 @@ def _change(found):
 
 
 def _rate(won, played):
-    return round(100 * won / played) if played else None
+    """Return the percentage of games won, never 0 or 100 unless none or all were won."""
+    if not played:
+        return None
+    return min(max(round(100 * won / played), 1 if won else 0), 99 if won < played else 100)
 
 
 def recent_games(user, count=10):
@@ -194,9 +197,14 @@ def leaderboard(edition):
 
 
 def rating_chart(values, width=480, height=120, pad=8):
-    """Return what an SVG line chart of `values` needs: points, range and the zero line."""
-    low, high = min(values + [0.0]), max(values + [0.0])
-    span = (high - low) or 1.0
+    """Return what an SVG line chart of `values` needs: points, range and the zero line.
+
+    The scale runs from the lowest value to the highest (one point either side of a
+    flat line); the zero line is drawn only when zero is within it (`zero` None).
+    """
+    lowest, highest = min(values), max(values)
+    low, high = (lowest, highest) if highest > lowest else (lowest - 1.0, highest + 1.0)
+    span = high - low
     step = (width - 2 * pad) / max(len(values) - 1, 1)
 
     def y(v):
@@ -207,9 +215,11 @@ def rating_chart(values, width=480, height=120, pad=8):
         "width": width,
         "height": height,
         "points": points,
-        "zero": y(0.0),
+        "zero": y(0.0) if low <= 0.0 <= high else None,
         "low": low,
         "high": high,
+        "lowest": lowest,
+        "highest": highest,
         "last": values[-1],
         "count": len(values),
     }

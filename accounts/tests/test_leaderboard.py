@@ -52,6 +52,11 @@ def test_it_keeps_a_player_with_a_settled_sigma_but_few_games_provisional(client
 
     assert list(response.context["ratings"]) == []
     assert alice in [r.user for r in response.context["provisional"]]
+    # and her profile says so too (it once went by the uncertainty alone)
+    profile = client.get(alice.get_absolute_url())
+    [classic, _enhanced] = profile.context["editions"]
+    assert classic["rating"].provisional
+    assert 'class="tag provisional"' in profile.text
 
 
 def test_it_says_what_the_rating_means(client, alice):

@@ -7,7 +7,7 @@ from django.apps import apps as django_apps
 from django.urls import reverse
 
 from accounts.models import GameTogether, HeadToHead, PlayerStats, Rating
-from accounts.profile import LEADERBOARD_MIN_GAMES, rating_chart
+from accounts.profile import LEADERBOARD_MIN_GAMES, _rate, rating_chart
 from accounts.tests.test_stats import finished
 
 pytestmark = pytest.mark.django_db
@@ -118,6 +118,32 @@ def test_it_draws_the_rating_chart_within_its_box():
     ys = [y for _x, y in points]
     assert ys[0] == 45.0 and ys[2] == 5.0, "lowest at the bottom, highest at the top"
     assert 5.0 < chart["zero"] < 45.0
+
+
+@pytest.mark.parametrize(
+    "values, lowest, highest, zero",
+    [([-1.5, -2.8, -3.6], -3.6, -1.5, False), ([5.0, 9.0, 12.0], 5.0, 12.0, False)],
+)
+def test_it_tells_the_lowest_and_highest_rating_the_player_had(values, lowest, highest, zero):
+    chart = rating_chart(values)
+    # Once the range took 0.0 in, as if the player had been rated 0.0 in these games.
+    assert (chart["lowest"], chart["highest"]) == (lowest, highest)
+    assert (chart["low"], chart["high"]) == (lowest, highest), "the scale's ends"
+    assert (chart["zero"] is not None) == zero
+
+
+def test_it_draws_a_flat_rating_in_the_middle_of_its_scale():
+    chart = rating_chart([4.0, 4.0])
+    assert (chart["lowest"], chart["highest"], chart["low"], chart["high"]) == (4, 4, 3, 5)
+    assert {point.split(",")[1] for point in chart["points"].split()} == {"60.0"}
+
+
+@pytest.mark.parametrize(
+    "won, played, rate",
+    [(199, 200, 99), (1, 201, 1), (200, 200, 100), (0, 5, 0), (2, 3, 67), (0, 0, None)],
+)
+def test_it_shows_a_win_rate_of_0_or_100_only_for_none_or_all_won(won, played, rate):
+    assert _rate(won, played) == rate
 
 
 def test_it_404s_for_a_head_to_head_with_nobody(client, alice):
