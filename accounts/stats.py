@@ -10,7 +10,9 @@ a second account that loses on purpose: one that ended in its first round
 (a resignation at once), or a game of two people (the computer players
 aside: a player may climb the bot ladder all day) who have had
 PAIR_GAMES_PER_DAY rated games together in the 24 hours before it ended (a
-rematch loop). A game of three people or more is rated whoever played
+rematch loop). A player who resigned in the first round loses rating all the
+same, as if the game had been played (the others gain nothing): otherwise
+resigning every poor deal at once would keep a rating from ever falling. A game of three people or more is rated whoever played
 together before: two who did must not take a rating from the others at
 their table. The totals count every game.
 """
@@ -50,23 +52,31 @@ def record_result(game, seats, resigned=()):
     edition = edition_of(game)
     _count_totals(game, seats, edition, resigned)
     _count_pairs(game, seats)
-    if any(seat.result == WIN for seat in seats) and _rated(game, seats):
-        _rate(game, seats, edition)
+    if any(seat.result == WIN for seat in seats):
+        changed = _rated(game, seats, resigned)
+        if changed:
+            _rate(game, seats, edition, changed)
 
 
-def _rated(game, seats):
-    """Whether `game` changes ratings: played past its first round, by no pair at its bound."""
-    if game.turn_number <= len(seats):
-        return False
+def _rated(game, seats, resigned):
+    """Return the seats whose ratings `game` changes (see the module's docstring).
+
+    All of them in a game played past its first round by no pair at its bound;
+    in one that ended in its first round, those who resigned.
+    """
+    first_round = game.turn_number <= len(seats)
+    if first_round and not resigned:
+        return []
     people = [seat.user_id for seat in seats if not seat.user.bot_level]
-    if len(people) != 2:
-        return True
-    # The rated games of the last 24 hours the two played together (one query).
-    since = game.ended_at - timedelta(days=1)
-    together = RatingChange.objects.filter(
-        user_id=people[0], created_at__gt=since, game__rating_changes__user_id=people[1]
-    )
-    return together.count() < PAIR_GAMES_PER_DAY
+    if len(people) == 2:
+        # The rated games of the last 24 hours the two played together (one query).
+        since = game.ended_at - timedelta(days=1)
+        together = RatingChange.objects.filter(
+            user_id=people[0], created_at__gt=since, game__rating_changes__user_id=people[1]
+        )
+        if together.count() >= PAIR_GAMES_PER_DAY:
+            return []
+    return [seat for seat in seats if seat.position in resigned] if first_round else seats
 
 
 def _count_totals(game, seats, edition, resigned):
@@ -156,15 +166,20 @@ def _tally(table, key, won):
     table[key] = [played + 1, wins + int(won)]
 
 
-def _rate(game, seats, edition):
+def _rate(game, seats, edition, changed):
+    """Rate `game` among all its `seats`; change the ratings of the `changed` ones."""
     users = [seat.user_id for seat in seats]
     start = MODEL.rating()
     Rating.objects.bulk_create(
         [
             Rating(
-                user_id=u, edition=edition, mu=start.mu, sigma=start.sigma, ordinal=start.ordinal()
+                user_id=seat.user_id,
+                edition=edition,
+                mu=start.mu,
+                sigma=start.sigma,
+                ordinal=start.ordinal(),
             )
-            for u in users
+            for seat in changed
         ],
         ignore_conflicts=True,
     )
@@ -174,11 +189,16 @@ def _rate(game, seats, edition):
         .filter(user_id__in=users, edition=edition)
         .order_by("user_id")
     }
-    teams = [[MODEL.rating(mu=ratings[u].mu, sigma=ratings[u].sigma)] for u in users]
+    teams = [
+        [MODEL.rating(mu=ratings[u].mu, sigma=ratings[u].sigma) if u in ratings else start]
+        for u in users
+    ]
     ranks = [1 if seat.result == WIN else 3 if seat.absent else 2 for seat in seats]
     rated = MODEL.rate(teams, ranks=ranks)
     changes = []
     for seat, [after] in zip(seats, rated, strict=True):
+        if seat not in changed:
+            continue
         rating = ratings[seat.user_id]
         before = rating.ordinal
         rating.mu, rating.sigma = after.mu, after.sigma
@@ -196,5 +216,8 @@ def _rate(game, seats, edition):
                 created_at=game.ended_at,
             )
         )
-    save_many(ratings.values(), ["mu", "sigma", "ordinal", "games", "updated_at"])
+    save_many(
+        [ratings[seat.user_id] for seat in changed],
+        ["mu", "sigma", "ordinal", "games", "updated_at"],
+    )
     RatingChange.objects.bulk_create(changes)

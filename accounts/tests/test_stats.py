@@ -19,8 +19,12 @@ pytestmark = pytest.mark.django_db
 T0 = timezone.datetime(2026, 11, 1, 12, 0, tzinfo=timezone.UTC)
 
 
-def finished(users, results, enhanced=False, absent=(), turns=12, when=0):
-    """Make a finished game with the given results ("win", "loss", "draw"), counted in the stats."""
+def finished(users, results, enhanced=False, absent=(), turns=12, when=0, resigned=()):
+    """Make a finished game with the given results ("win", "loss", "draw"), counted in the stats.
+
+    `resigned`: the positions of the players who resigned in it (absent too).
+    """
+    absent = set(absent) | set(resigned)
     game = Game.objects.create(
         host=users[0],
         seat_count=len(users),
@@ -43,7 +47,7 @@ def finished(users, results, enhanced=False, absent=(), turns=12, when=0):
     winners = [u for u, result in zip(users, results, strict=True) if result == "win"]
     game.winner = winners[0] if winners else None
     game.save(update_fields=["winner"])
-    record_result(game, seats)
+    record_result(game, seats, resigned=set(resigned))
     return game
 
 
@@ -157,6 +161,19 @@ def test_it_rates_no_game_that_ended_in_its_first_round(alice, bob, charlie):
 
     finished([alice, bob], ["win", "loss"], turns=3, when=2)
     assert RatingChange.objects.filter(user=alice).count() == 1
+
+
+def test_a_player_who_resigns_in_the_first_round_loses_rating_and_nobody_gains(alice, bob, charlie):
+    # Resigning every poor deal at once must not keep a rating from falling.
+    finished([alice, bob], ["win", "loss"], turns=2, resigned=[1])
+    [change] = RatingChange.objects.all()
+    assert change.user == bob and change.delta < 0
+    assert rating(bob).games == 1
+    assert not Rating.objects.filter(user=alice).exists(), "the winner gains nothing"
+
+    finished([alice, charlie, bob], ["win", "loss", "loss"], turns=3, when=1, resigned=[2])
+    assert sorted(RatingChange.objects.values_list("user__username", flat=True)) == ["bob", "bob"]
+    assert rating(bob).games == 2
 
 
 def test_it_rates_a_few_games_of_two_people_a_day(alice, bob, charlie):

@@ -60,10 +60,12 @@ def test_it_ends_a_two_player_game_when_alice_resigns_and_bob_wins(client, table
     last = game.moves.order_by("n").last()
     assert (last.seat, last.move, last.cause) == (0, {"kind": "resign"}, Move.Cause.PLAYER)
     # Totals are counted once, when the game ends; a game resigned in its first round
-    # changes no rating (accounts/stats.py: nobody farms a rating from a second account).
+    # gives no rating (accounts/stats.py: nobody farms a rating from a second account),
+    # but costs the player who resigned.
     assert PlayerStats.objects.get(user=alice).losses == 1
     assert PlayerStats.objects.get(user=bob).wins == 1
-    assert RatingChange.objects.filter(game=game).count() == 0
+    [change] = RatingChange.objects.filter(game=game)
+    assert change.user == alice and change.delta < 0
     assert game.replay() == game.state()
     page = client.get(game.get_absolute_url()).content.decode()
     assert "bob won: alice resigned" in page
