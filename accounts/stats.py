@@ -7,19 +7,24 @@ changes no rating.
 
 Nor does a game that was not played, so that nobody can farm a rating from
 a second account that loses on purpose: one that ended in its first round
-(a resignation at once), or a game of two people (the computer players
-aside: a player may climb the bot ladder all day) who have had
-PAIR_GAMES_PER_DAY rated games together in the 24 hours before it ended (a
-rematch loop). A player who resigned in the first round loses rating all the
-same, as if the game had been played (the others gain nothing): otherwise
-resigning every poor deal at once would keep a rating from ever falling. A game of three people or more is rated whoever played
-together before: two who did must not take a rating from the others at
-their table. The totals count every game.
+(a resignation at once), or one whose winner has had PAIR_GAMES_PER_DAY
+rated games in the 24 hours before it ended with each of the other people at
+its table (a rematch loop; second accounts taking turns to lose at a table
+of three). The computer players do not count: a player may climb the bot
+ladder all day. People who played together often do not stop a game that
+someone else wins from being rated: they must not take a rating from the
+others at their table.
+
+A player who resigned in the first round loses rating all the same, as if
+the game had been played (the others gain nothing): otherwise resigning
+every poor deal at once would keep a rating from ever falling. The totals
+count every game.
 """
 
 import math
 from datetime import timedelta
 
+from django.db.models import Count
 from openskill.models import PlackettLuce
 
 from accounts.models import (
@@ -67,16 +72,36 @@ def _rated(game, seats, resigned):
     first_round = game.turn_number <= len(seats)
     if first_round and not resigned:
         return []
-    people = [seat.user_id for seat in seats if not seat.user.bot_level]
-    if len(people) == 2:
-        # The rated games of the last 24 hours the two played together (one query).
-        since = game.ended_at - timedelta(days=1)
-        together = RatingChange.objects.filter(
-            user_id=people[0], created_at__gt=since, game__rating_changes__user_id=people[1]
-        )
-        if together.count() >= PAIR_GAMES_PER_DAY:
-            return []
+    if _at_pair_bound(game, seats):
+        return []
     return [seat for seat in seats if seat.position in resigned] if first_round else seats
+
+
+def _at_pair_bound(game, seats):
+    """Whether the winner of `game` has had PAIR_GAMES_PER_DAY rated games in the 24 hours
+    before it with every other person at its table (computer players aside; one query).
+
+    Two people in a rematch loop, or one with two second accounts that take turns
+    losing at a table of three: the winner gains no more rating from them that day.
+    """
+    winner = next(seat for seat in seats if seat.result == WIN)
+    others = {seat.user_id for seat in seats if seat is not winner and not seat.user.bot_level}
+    if winner.user.bot_level or not others:
+        return False
+    since = game.ended_at - timedelta(days=1)
+    counts = (
+        RatingChange.objects.filter(
+            user_id=winner.user_id,
+            created_at__gt=since,
+            game__rating_changes__user_id__in=others,
+        )
+        .values("game__rating_changes__user_id")
+        .annotate(games=Count("game", distinct=True))
+    )
+    at_bound = {
+        row["game__rating_changes__user_id"] for row in counts if row["games"] >= PAIR_GAMES_PER_DAY
+    }
+    return at_bound == others
 
 
 def _count_totals(game, seats, edition, resigned):

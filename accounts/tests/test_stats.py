@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -190,6 +191,21 @@ def test_it_rates_a_few_games_of_two_people_a_day(alice, bob, charlie):
     assert RatingChange.objects.filter(user=charlie, game__seats__user=bob).exists()
     finished([alice, bob], ["win", "loss"], when=PAIR_GAMES_PER_DAY + 24)  # the next day
     assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 3
+
+
+def test_it_bounds_a_winner_against_second_accounts_taking_turns_to_lose(alice, bob, charlie):
+    # alice wins every game of three against bob and charlie, who resign in turn.
+    for hour in range(PAIR_GAMES_PER_DAY + 2):
+        finished([alice, bob, charlie], ["win", "loss", "loss"], when=hour)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY
+
+    # Someone new who wins at their table is rated: the three's games are not theirs.
+    dave = get_user_model().objects.create_user("dave", "dave@example.com", "x-dave-42")
+    finished([dave, alice, bob], ["win", "loss", "loss"], when=PAIR_GAMES_PER_DAY + 2)
+    assert RatingChange.objects.filter(user=dave).count() == 1
+    # and alice's win at a table with someone new is rated again
+    finished([alice, bob, dave], ["win", "loss", "loss"], when=PAIR_GAMES_PER_DAY + 3)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2
 
 
 def test_it_rates_every_game_against_a_computer_player(alice):
