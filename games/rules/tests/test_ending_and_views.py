@@ -232,6 +232,19 @@ def test_it_accepts_an_action_by_default_without_just_say_no():
     assert default_move(state, ALICE) is None
 
 
+def test_it_discards_the_lowest_value_card_when_speeding_is_accepted_by_default():
+    state = position("""
+        options: enhanced
+        alice hand: speeding
+        bob hand: 10M deal_breaker 1M just_say_no
+    """)
+    act(state, "alice", Move.play(card_in(state, "alice", "hand", "speeding"), [BOB]))
+    one = card_in(state, "bob", "hand", "1M")
+    assert default_move(state, BOB) == Move.accept(BOB, (one,))
+    apply(state, BOB, default_move(state, BOB))
+    assert kinds(state, state.players[BOB].hand) == ["10M", "deal_breaker", "just_say_no"]
+
+
 def test_it_lets_a_just_say_no_stand_by_default():
     state = position("""
         alice hand: sly_deal just_say_no
