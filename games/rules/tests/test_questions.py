@@ -68,3 +68,22 @@ def test_a_payers_own_cards_are_part_of_its_question():
     assert asked(base, "bob") != asked(other, "bob")
     # A seat asked nothing is asked the same whatever its bank holds.
     assert asked(base, "alice")[0] == asked(other, "alice")[0]
+
+
+def test_a_rent_transfer_that_names_a_player_changes_their_question():
+    # docs/rules.md section 11, Reading: a second share to answer is a new question.
+    state = position("""
+        players: alice bob charlie
+        turn: alice
+        plays: 3
+        options: enhanced
+        alice hand: rent:red/yellow
+        alice table: red: red
+        bob hand: rent_transfer
+        bob bank: 1M
+        charlie bank: 3M 2M
+    """)
+    act(state, "alice", Move.play(card_in(state, "alice", "hand", "rent:red/yellow"), colour="red"))
+    before = asked(state, "charlie")
+    act(state, "bob", Move.transfer(seat_of(state, "bob"), seat_of(state, "charlie")))
+    assert asked(state, "charlie") != before
