@@ -163,22 +163,31 @@ class User(AbstractUser):
             "A name cannot mix Latin letters with Cyrillic or Greek ones: "
             "it could pass for another player's."
         )
+        lookalike = _(
+            "This name looks like another player's: its Cyrillic or Greek letters pass for "
+            "Latin ones."
+        )
         if self._name_changed("username"):
-            if not self.bot_level and names.is_reserved_username(self.username):
+            # "аӏісе" in Cyrillic letters alone reads as "alice" (names.lookalike_skeleton).
+            read_as = names.lookalike_skeleton(self.username)
+            if not self.bot_level and names.is_reserved_username(read_as):
                 errors["username"] = _("Names starting with “bot” are kept for computer players.")
             elif names.mixes_lookalike_scripts(self.username):
                 errors["username"] = mixed
             elif others.filter(display_name__iexact=self.username).exists():
                 errors["username"] = _("Another player already goes by this name.")
+            elif read_as != self.username and _goes_by(others, read_as):
+                errors["username"] = lookalike
         if self.display_name and self._name_changed("display_name"):
-            if not self.bot_level and names.is_reserved_display_name(self.display_name):
+            read_as = names.lookalike_skeleton(self.display_name)
+            if not self.bot_level and names.is_reserved_display_name(read_as):
                 errors["display_name"] = _("This name is kept for computer players.")
             elif names.mixes_lookalike_scripts(self.display_name):
                 errors["display_name"] = mixed
-            elif others.filter(
-                Q(username__iexact=self.display_name) | Q(display_name__iexact=self.display_name)
-            ).exists():
+            elif _goes_by(others, self.display_name):
                 errors["display_name"] = _("Another player already goes by this name.")
+            elif read_as != self.display_name and _goes_by(others, read_as):
+                errors["display_name"] = lookalike
         if errors:
             raise ValidationError(errors)
 
@@ -197,6 +206,11 @@ class User(AbstractUser):
     def name(self):
         """Return the name other players see."""
         return names.shown_name(self.username, self.display_name, self.bot_level)
+
+
+def _goes_by(users, name):
+    """Whether one of `users` goes by `name`, as a username or a display name, in any case."""
+    return users.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists()
 
 
 class Edition(models.TextChoices):

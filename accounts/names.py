@@ -114,6 +114,24 @@ def shown_name(username, display_name, bot_level=""):
     return display_name or username
 
 
+# Cyrillic and Greek letters that pass for Latin ones, each with the Latin letter it passes
+# for (a few of Unicode's confusables, in both cases: uppercase Η passes for H, lowercase η
+# for n). A whole name of them ("аӏісе") passes for a Latin one without mixing scripts.
+LOOKALIKES = str.maketrans(
+    "АВЕКМНОРСТУХЅІЈӀҮԚԜЬ"
+    "аеорсухѕіјԁԛԝӏһүпгкь"  # Cyrillic
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"
+    "αβγεηικνορτυχωμ",  # Greek
+    "ABEKMHOPCTYXSIJIYQWbaeopcyxsijdqwlhynrkbABEZHIKMNOPTYXabyeniknoptuxwu",
+)
+
+
+def lookalike_skeleton(name):
+    """Return `name` (NFKC) with its Cyrillic and Greek look-alikes made the Latin letters
+    they pass for ("аӏісе" -> "alice"); a name without any is returned as it is."""
+    return unicodedata.normalize("NFKC", name or "").translate(LOOKALIKES)
+
+
 def mixes_lookalike_scripts(name):
     """Whether `name` holds letters of two scripts whose letters pass for one another's."""
     scripts = {

@@ -148,6 +148,15 @@ def test_it_refuses_what_passes_for_a_computer_player(client, alice, name):
     assert alice.display_name == "Alice Liddell"
 
 
+def test_it_refuses_a_name_in_greek_letters_alone_that_reads_as_anothers(client, alice, bob):
+    response = save_name(client, alice, "\u03b2\u03bf\u03b2")  # β ο β: "bob"
+
+    assert response.status_code == 200
+    assert "This name looks like another player&#x27;s" in response.text
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"
+
+
 def test_it_refuses_a_name_that_passes_for_another_players(client, alice, bob):
     response = save_name(client, bob, "\u0430lice Liddell")  # a Cyrillic а
 

@@ -275,6 +275,30 @@ def test_it_refuses_a_username_that_passes_for_another(client, username):
     assert not User.objects.filter(username=username).exists()
 
 
+LOOKS_LIKE = "This name looks like another player&#x27;s: its Cyrillic or Greek letters pass for"
+
+
+@pytest.mark.parametrize(
+    "username",
+    # alice in Cyrillic letters alone (а, palochka, і, с, е; then in capitals); bob in Greek
+    ["\u0430\u04cf\u0456\u0441\u0435", "\u03b2\u03bf\u03b2", "\u0410\u04cf\u0406\u0421\u0415"],
+)
+def test_it_refuses_a_username_in_one_script_that_reads_as_anothers(client, alice, bob, username):
+    response = client.post(URL, _form(username=username))
+
+    assert response.status_code == 200
+    assert LOOKS_LIKE in response.text
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+def test_it_keeps_the_computer_players_names_in_look_alike_letters_too(client):
+    response = client.post(URL, _form(username="\u0412\u041e\u0422-1"))  # Cyrillic В, О, Т
+
+    assert response.status_code == 200
+    assert "are kept for computer players" in response.text
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("username", ["\u0410\u043b\u0438\u0441\u0430", "Zo\u00eb", "Tom\u5f20"])
 def test_it_lets_names_in_one_script_through(client, username):
