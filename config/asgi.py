@@ -15,11 +15,11 @@ django_asgi_app = PooledASGIHandler()
 leave_bodies_unparsed()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.apps import apps as django_apps  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from config import mailbox  # noqa: E402
+from config.origins import SameOriginValidator  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
 from config.socket_auth import SocketAuthMiddleware  # noqa: E402
 from games.live.consumers import GameConsumer  # noqa: E402
@@ -43,9 +43,7 @@ if django_apps.is_installed("games.tools"):
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            SocketAuthMiddleware(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 # Each connection's messages wait in a Mailbox, not an asyncio.Queue (3 KB less a socket).

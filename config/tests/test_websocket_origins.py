@@ -22,10 +22,12 @@ def session_cookie(user):
     )
 
 
-async def connect(path, game, user, origin):
+async def connect(path, game, user, origin, host=None):
     headers = [await sync_to_async(session_cookie)(user)]
     if origin is not None:
         headers.append((b"origin", origin))
+    if host is not None:
+        headers.append((b"host", host))
     communicator = WebsocketCommunicator(application, path.format(code=game.code), headers)
     connected, _code = await communicator.connect()
     await communicator.disconnect()
@@ -43,3 +45,25 @@ async def test_it_refuses_a_socket_from_another_origin(path, origin, alice, tabl
 @pytest.mark.parametrize("path", PATHS)
 async def test_it_accepts_a_socket_from_the_site_itself(path, alice, table_game):
     assert await connect(path, table_game, alice, b"http://localhost")
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize(
+    "origin, host, opens",
+    [
+        (b"http://localhost:8000", b"localhost:8000", True),
+        (b"https://localhost", b"localhost", True),
+        # A page of the same host on another port: cookies are not kept apart by port.
+        (b"http://localhost:9999", b"localhost:8000", False),
+        (b"http://localhost", b"localhost:8000", False),
+    ],
+)
+async def test_it_refuses_a_socket_from_another_port_of_the_host(
+    path, origin, host, opens, alice, table_game
+):
+    assert await connect(path, table_game, alice, origin, host) == opens
+
+
+async def test_it_accepts_a_trusted_origin_as_djangos_csrf_check_does(settings, alice, table_game):
+    settings.CSRF_TRUSTED_ORIGINS = ["http://localhost:9999"]
+    assert await connect("/ws/me/", table_game, alice, b"http://localhost:9999", b"localhost:8000")
