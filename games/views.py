@@ -561,13 +561,14 @@ def finished_games(request):
     if "\x00" in username + opponent:
         # No username holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
         raise Http404
-    player = user_named(request, username)
+    # A closed account's list is a 404, as its profile is (accounts.profile.user_named).
+    player = user_named(request, username, is_active=True)
     # The player's seats in finished games, newest first, from the seat_history index; with
     # one opponent, their games together from together_history (GameTogether), both a page
     # at a time (neither walks the player's whole history).
     other = None
     if opponent:
-        other = get_user_model().objects.filter(username=opponent).first()
+        other = get_user_model().objects.filter(username=opponent, is_active=True).first()
     if other is not None and other != player:
         listed = Listed("games together", _games_together, (player.pk, other.pk), *FINISHED_KEYS)
     else:

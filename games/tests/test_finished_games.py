@@ -93,6 +93,18 @@ def test_it_answers_404_for_an_unknown_player(client, alice):
     assert client.get(URL, {"player": "nobody"}).status_code == 404
 
 
+def test_it_answers_for_a_closed_account_as_for_an_unknown_one(client, alice, bob):
+    stored_game([alice, bob], seed=9)
+    bob.is_active = False
+    bob.save(update_fields=["is_active"])
+    client.force_login(alice)
+
+    assert client.get(URL, {"player": "bob"}).status_code == 404  # as its profile
+    together = client.get(URL, {"player": "alice", "opponent": "bob"})
+    nobody = client.get(URL, {"player": "alice", "opponent": "nobody"})
+    assert together.context["rows"] == [] == nobody.context["rows"]
+
+
 def test_it_sends_a_logged_out_visitor_to_log_in(client):
     assert client.get(URL).status_code == 302
 
