@@ -320,11 +320,15 @@ def _pending(view, names, cards, places):
             )
             if share["just_say_nos"] % 2:
                 notes.append(_("the action is cancelled unless answered"))
+        sentence = text
+        for note in notes:
+            sentence = _("%(text)s; %(note)s") % {"text": sentence, "note": note}
         shares.append(
             {
                 "origin": share["origin"],
                 "text": text,
                 "notes": notes,
+                "sentence": _("%(text)s.") % {"text": sentence},
                 "awaiting": names[share["awaiting"]],
             }
         )
@@ -391,6 +395,8 @@ def _prompt(view, names, cards, helper, other_moves):
         answer = {
             "share": a["share"],
             "counter": a["decision"] == "counter",
+            # The player's own Just Say No was answered with another: the action stands again.
+            "countered": a["decision"] != "counter" and share["just_say_nos"] > 0,
             "text": _pending_text(
                 pending,
                 names[pending["actor"]],

@@ -194,7 +194,9 @@
   function place(details) {
     const menu = details.querySelector(".menu");
     if (!menu) return;
-    menu.style.transform = "";
+    // No empty style="" left behind: copied as markup, the CSP (style-src 'self') refuses it.
+    menu.style.removeProperty("transform");
+    if (!menu.getAttribute("style")) menu.removeAttribute("style");
     menu.classList.remove("menu-up");
     if (getComputedStyle(menu).position === "fixed") return;
     const width = document.documentElement.clientWidth;
