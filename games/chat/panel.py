@@ -1,11 +1,16 @@
 """What the chat panel shows one user, and its fragments for htmx answers and sockets."""
 
+from datetime import timedelta
+
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from config import statements
 from games.chat import messages as chat, presence
 from games.models import Game, Seat
 from games.table.board import player_name, seats_at
+
+MINUTE = timedelta(minutes=1)  # seen less than this ago: "just now", not "0 minutes ago"
 
 
 def chat_context(game, user, seat, **extra):
@@ -13,6 +18,7 @@ def chat_context(game, user, seat, **extra):
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         return None
     off = chat.chat_off(game, user)
+    here = presence.present(game.code, [s.user_id for s in seats_at(game)]) | {user.pk}
     rooms = [] if off else chat.readable_rooms(game, seat)
     found = chat.messages_for(game, user, rooms)
     return {
@@ -26,7 +32,10 @@ def chat_context(game, user, seat, **extra):
         "phrases": [(key, str(label)) for key, label in chat.PHRASES.items()],
         "viewer": user.pk,
         # The viewer has the table open: their socket is about to say so.
-        "people": people(game, here_too={user.pk}),
+        "people": people(game, here),
+        # What the page shows of presence, for its socket to draw again if it changed before
+        # the socket joined the game's group (games/chat/socket.py, chat_connect).
+        "here": ",".join(map(str, sorted(here))),
         "correspondence": game.pace == Game.Pace.CORRESPONDENCE,
         **extra,
     }
@@ -52,6 +61,7 @@ def people(game, here=None, here_too=()):
     here = set(here) | set(here_too)
     # Read afresh: the seats of a version are kept (games/table/board.py), their seen_at moves on.
     seen = dict(statements.values("seen at", _seen_at, game.pk))
+    now = timezone.now()
     return [
         {
             "seat": s.position,
@@ -59,6 +69,7 @@ def people(game, here=None, here_too=()):
             # A computer player never leaves its table.
             "here": s.user_id in here or bool(s.user.bot_level),
             "seen_at": seen.get(s.user_id),
+            "seen_just_now": bool(seen.get(s.user_id)) and now - seen[s.user_id] < MINUTE,
         }
         for s in seats
     ]

@@ -22,6 +22,7 @@ otherwise have every socket of the table read the list each time.
 
 import secrets
 import time
+from urllib.parse import parse_qs
 
 from django.utils import timezone, translation
 
@@ -57,20 +58,35 @@ class ChatSocket:
             presence.renew(self.presence_key, self.presence_token)
 
     def chat_connect(self):
-        # The page was drawn with its own viewer here and the others as they were then.
         game = Game.objects.filter(code=self.code).first()
-        self.presence_drawn = self.players_here(game) | {self.user.pk} if game else set()
         self.chat_seat = self.seat_now()
         self.chat_seat_final = bool(game) and game.status != Game.Status.OPEN
         self.chat_rooms = chat.readable_rooms(game, self.chat_seat) if game else []
-        if self.chat_seat is None:
-            return
-        if game.status == Game.Status.FINISHED:
-            self.send_all_rooms(game)
-        self.presence_token = secrets.token_hex(8)
-        self.presence_key, arrived = presence.arrive(self.code, self.user.pk, self.presence_token)
-        if arrived:  # another tab of a player already here changes nothing the others see
-            self.announce_presence()
+        if self.chat_seat is not None:
+            if game.status == Game.Status.FINISHED:
+                self.send_all_rooms(game)
+            self.presence_token = secrets.token_hex(8)
+            self.presence_key, arrived = presence.arrive(
+                self.code, self.user.pk, self.presence_token
+            )
+            if arrived:  # another tab of a player already here changes nothing the others see
+                self.announce_presence()
+        if game:
+            # The page was drawn with the others as they were then (its socket's ?here=): one
+            # who arrived or left before this socket joined the game's group was announced
+            # to the others only. Without it, the page is taken to show them as they are.
+            here = self.players_here(game)
+            self.presence_drawn = self.page_presence(here)
+            if self.presence_drawn != here:
+                self.presence_draw({})
+
+    def page_presence(self, here):
+        """Return the ids the page shows here (its socket's ?here=), else `here`."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        try:
+            return {int(i) for i in query["here"][0].split(",") if i}
+        except (KeyError, ValueError):
+            return here
 
     def chat_disconnect(self):
         if not self.presence_key:

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.blocks import block
 from games import rules
@@ -327,3 +328,19 @@ def test_it_shows_a_computer_player_always_at_its_table(client, alice):
     presence = page[page.index('id="presence"') :]
     bot_line = presence.split("Basic bot 1</span>")[0].rsplit("<li", 1)[1]
     assert 'class="here"' in bot_line
+
+
+@pytest.mark.parametrize(
+    "ago, words",
+    [
+        (timedelta(seconds=20), "last seen just now"),
+        (timedelta(minutes=5), "last seen 5\xa0minutes ago"),
+    ],
+)
+def test_it_says_when_a_correspondence_player_was_last_seen(client, table_game, alice, ago, words):
+    table_game.pace = Game.Pace.CORRESPONDENCE
+    table_game.save(update_fields=["pace"])
+    table_game.seats.filter(position=1).update(seen_at=timezone.now() - ago)
+    client.force_login(alice)
+
+    assert words in client.get(table_game.get_absolute_url()).text

@@ -179,6 +179,27 @@ async def test_it_shows_who_has_the_table_open_live(table_game, alice, bob):
         await alice_socket.disconnect()
 
 
+async def test_it_draws_a_player_who_arrived_between_the_page_and_its_socket(
+    client, table_game, alice, bob
+):
+    # alice's page is drawn with bob away; bob's socket opens before alice's joins the group.
+    await sync_to_async(client.force_login)(alice)
+    page = (await sync_to_async(client.get)(table_game.get_absolute_url())).text
+    url = page.split('ws-connect="/ws/games/')[1].split('"')[0]
+    url = f"/ws/games/{url}"
+    assert url == f"/ws/games/{table_game.code}/?here={alice.pk}"
+    bob_socket = await connect(table_game, bob)
+    headers = await sync_to_async(session_headers)(alice)
+    alice_socket = WebsocketCommunicator(application, url, headers)
+    try:
+        assert (await alice_socket.connect())[0]
+
+        assert here(await until(alice_socket, has_presence), "bob")
+    finally:
+        await alice_socket.disconnect()
+        await bob_socket.disconnect()
+
+
 async def test_it_opens_the_spectators_chat_on_a_players_page_when_the_game_ends(
     table_game, alice, bob, charlie
 ):
