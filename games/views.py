@@ -459,10 +459,10 @@ def review(request, code):
     if not fragment:
         return render(request, "games/review.html", context)
     response = render(request, "games/review.html#position", context)
-    if other_page:
-        context["oob"] = True
-        for part in ("move-list", "decisions"):
-            response.write(render_to_string(f"games/review.html#{part}", context, request))
+    context["oob"] = True
+    # The links to the other views of the game lead to this position, as the address does.
+    for part in ("perspectives", "move-list", "decisions") if other_page else ("perspectives",):
+        response.write(render_to_string(f"games/review.html#{part}", context, request))
     return response
 
 

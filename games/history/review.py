@@ -267,18 +267,19 @@ def review_context(game, n, seat, whole_page=True, move_list=None):
         # The judged decisions in words, of the list's page (the chart's text equivalent).
         context["decisions_table"] = [line for line in context["lines"] if line["verdict"]]
         context["analysed"] = bool(verdicts)
+    # The views of this position: drawn with every step (games.views.review), not only the page.
+    context["perspectives"] = [
+        {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
+    ] + [
+        {
+            "label": _("As %(name)s saw it") % {"name": name},
+            "url": review_url(code, n, i),
+            "chosen": seat == i,
+        }
+        for i, name in enumerate(names)
+    ]
     if whole_page:
         context["analysis"] = analysis_status(game, analysis)
-        context["perspectives"] = [
-            {"label": _("Every hand"), "url": review_url(code, n), "chosen": seat is None}
-        ] + [
-            {
-                "label": _("As %(name)s saw it") % {"name": name},
-                "url": review_url(code, n, i),
-                "chosen": seat == i,
-            }
-            for i, name in enumerate(names)
-        ]
         context["summary"] = present_summary(game, summary, seats, names, absent)
         for player, totals in zip(context["summary"]["players"], analysis_totals(verdicts, names)):
             player["analysis"] = totals

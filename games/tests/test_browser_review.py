@@ -89,6 +89,27 @@ def test_it_steps_through_a_finished_game_with_the_keys_and_autoplay(
     page.context.close()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_links_to_each_players_view_follow_the_steps(live_asgi_server, browser, alice, bob):
+    game = stored_game([alice, bob], seed=9)
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/review/?move=10"
+    )
+    page.wait_for_selector('#review-position[data-move="10"]')
+
+    page.click("a[data-nav=next]")
+    page.wait_for_selector('#review-position[data-move="11"]')
+
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=11")
+    views = page.locator("#review-perspectives a")
+    expect(views.nth(1)).to_have_attribute("href", f"/games/{game.code}/review/?move=11&as=0")
+    views.nth(1).click()
+    page.wait_for_selector('#review-position[data-move="11"]')
+    expect(page).to_have_url(f"{live_asgi_server}/games/{game.code}/review/?move=11&as=0")
+    assert errors == []
+    page.context.close()
+
+
 @pytest.fixture
 def short_pages(monkeypatch):
     """Pages of 20 moves in the move list; set before the live server forks, which keeps it."""
