@@ -82,6 +82,19 @@ def test_it_shows_a_cards_full_effect_on_hover_focus_and_long_press(
     assert tip.bounding_box()["width"] > 100
     assert "skip their next turn" in tip.inner_text()
     screenshot(page, path=SHOTS / "tooltip-hover.png")
+    # A redraw under the still mouse (a prompt pushing the hand down) opens no tooltip over
+    # what it drew; the mouse moving again does.
+    page.evaluate(
+        """() => {
+            const hand = document.getElementById("hand");
+            const detail = {target: hand, elt: hand};
+            hand.dispatchEvent(new CustomEvent("htmx:oobAfterSwap", {bubbles: true, detail}));
+        }"""
+    )
+    assert tip.bounding_box()["width"] <= 1
+    box = page.locator(f'#hand .card[data-card="{jail}"]').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2 + 3, box["y"] + box["height"] / 2 + 3)
+    assert tip.bounding_box()["width"] > 100
     page.mouse.move(0, 0)
     discard = page.locator("#board .pile .card[data-card]")
     discard.focus()  # a card outside any control takes the focus itself

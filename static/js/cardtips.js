@@ -2,7 +2,8 @@
 // tooltip (.card-tip) on hover and a keyboard on focus, with CSS alone; a
 // touch screen has neither, so holding a card for a moment opens its tooltip
 // (class "tip-open") until the next touch or Escape, even across a redraw.
-// The click that ends a long press does not open the card's menu.
+// The click that ends a long press does not open the card's menu. A redraw does not open
+// the tooltip of a card it moves under a still mouse.
 (function () {
   "use strict";
 
@@ -66,4 +67,18 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") close();
   });
+
+  // A redraw moves other cards under a mouse that stays still (a prompt pushes the hand
+  // down): no tooltip opens by itself over the prompt's buttons until the mouse moves
+  // (class "tips-rest" on the root; the browser's own moves after a redraw move nothing).
+  const root = document.documentElement;
+  let mouse = "";
+  function rest() { root.classList.add("tips-rest"); }
+  document.addEventListener("htmx:oobAfterSwap", rest);
+  document.addEventListener("htmx:afterSwap", rest);
+  document.addEventListener("pointermove", function (event) {
+    const at = event.clientX + "," + event.clientY;
+    if (at !== mouse) root.classList.remove("tips-rest");
+    mouse = at;
+  }, { passive: true });
 })();
