@@ -19,9 +19,8 @@ from django.apps import apps as django_apps  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from config import mailbox  # noqa: E402
-from config.origins import SameOriginValidator  # noqa: E402
 from config.proxy import TrustedProxyMiddleware  # noqa: E402
-from config.socket_auth import SocketAuthMiddleware  # noqa: E402
+from config.socket_auth import SameOriginValidator, SocketAuthMiddleware  # noqa: E402
 from games.live.consumers import GameConsumer  # noqa: E402
 from games.play.worker import run_inside_server  # noqa: E402
 from lobby.consumers import LobbyConsumer, UserConsumer  # noqa: E402

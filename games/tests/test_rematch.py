@@ -202,7 +202,7 @@ def test_it_offers_the_ways_out_only_to_the_players(client, finished, alice, cha
     client.force_login(alice)
     page = client.get(finished.get_absolute_url()).content.decode()
     assert "Rematch" in page and "New game against the computer" in page
-    socket = f'ws-connect="/ws/games/{finished.code}/"'
+    socket = f'ws-connect="/ws/games/{finished.code}/?here='
     assert "Back to the lobby" in page and socket in page
     client.force_login(charlie)
     page = client.get(finished.get_absolute_url()).content.decode()

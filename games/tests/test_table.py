@@ -26,7 +26,7 @@ def test_it_shows_a_seated_player_their_hand_and_not_bob_s(client, alice, table_
     assert set(state.players[ALICE].hand) <= shown
     assert not shown & set(state.players[BOB].hand)
     assert not shown & set(state.draw)
-    assert f'ws-connect="/ws/games/{table_game.code}/"' in html
+    assert f'ws-connect="/ws/games/{table_game.code}/?here=' in html
     assert f'data-version="{table_game.version}"' in html
 
 
@@ -197,7 +197,7 @@ def test_it_shows_the_result_and_the_review_link_when_finished(client, alice, ta
     assert "alice won with 3 complete sets" in html
     assert f'href="/games/{table_game.code}/review/"' in html
     # The socket stays open for the players: a rematch offer reaches them live.
-    assert f'ws-connect="/ws/games/{table_game.code}/"' in html
+    assert f'ws-connect="/ws/games/{table_game.code}/?here=' in html
 
 
 def test_it_says_so_when_the_game_ends_in_stalemate(client, alice, table_game):
