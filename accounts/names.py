@@ -118,11 +118,11 @@ def shown_name(username, display_name, bot_level=""):
 # for (a few of Unicode's confusables, in both cases: uppercase Η passes for H, lowercase η
 # for n). A whole name of them ("аӏісе") passes for a Latin one without mixing scripts.
 LOOKALIKES = str.maketrans(
-    "АВЕКМНОРСТУХЅІЈӀҮԚԜЬ"
-    "аеорсухѕіјԁԛԝӏһүпгкь"  # Cyrillic
+    "АВЕКМНОРСТУХЅІЈӀҮԚԜЬѴ"
+    "аеорсухѕіјԁԛԝӏһүпгкьѵ"  # Cyrillic
     "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"
     "αβγεηικνορτυχωμ",  # Greek
-    "ABEKMHOPCTYXSIJIYQWbaeopcyxsijdqwlhynrkbABEZHIKMNOPTYXabyeniknoptuxwu",
+    "ABEKMHOPCTYXSIJIYQWbVaeopcyxsijdqwlhynrkbvABEZHIKMNOPTYXabyenikvoptuxwu",
 )
 
 

@@ -24,6 +24,7 @@ from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDe
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http.cookie import parse_cookie
+from django.utils.http import is_same_domain
 
 
 class SocketAuthMiddleware:
@@ -65,9 +66,24 @@ def same_origin(headers):
     """Whether raw ASGI `headers` name one site in Origin and Host (or lack either)."""
     found = {name.lower(): value.decode("latin-1") for name, value in headers}
     origin, host = found.get(b"origin"), found.get(b"host")
-    if not origin or not host or origin in settings.CSRF_TRUSTED_ORIGINS:
+    if not origin or not host or trusted(origin):
         return True
     return urlsplit(origin).netloc.lower() == host.lower()
+
+
+def trusted(origin):
+    """Whether `origin` is one of CSRF_TRUSTED_ORIGINS, "https://*.example.com" included,
+    matched as Django's CsrfViewMiddleware matches them."""
+    scheme, netloc = urlsplit(origin)[:2]
+    for entry in settings.CSRF_TRUSTED_ORIGINS:
+        allowed = urlsplit(entry)
+        if entry == origin or (
+            "*" in allowed.netloc
+            and allowed.scheme == scheme
+            and is_same_domain(netloc, allowed.netloc.lstrip("*"))
+        ):
+            return True
+    return False
 
 
 def SameOriginValidator(application):  # noqa: N802 (a middleware factory, as Channels' is)

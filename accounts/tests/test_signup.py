@@ -280,10 +280,17 @@ LOOKS_LIKE = "This name looks like another player&#x27;s: its Cyrillic or Greek 
 
 @pytest.mark.parametrize(
     "username",
-    # alice in Cyrillic letters alone (а, palochka, і, с, е; then in capitals); bob in Greek
-    ["\u0430\u04cf\u0456\u0441\u0435", "\u03b2\u03bf\u03b2", "\u0410\u04cf\u0406\u0421\u0415"],
+    # alice in Cyrillic letters alone (а, palochka, і, с, е; then in capitals); bob and
+    # kevin in Greek (β ο β; κ ε ν ι η, whose ν reads as v)
+    [
+        "\u0430\u04cf\u0456\u0441\u0435",
+        "\u03b2\u03bf\u03b2",
+        "\u0410\u04cf\u0406\u0421\u0415",
+        "\u03ba\u03b5\u03bd\u03b9\u03b7",
+    ],
 )
 def test_it_refuses_a_username_in_one_script_that_reads_as_anothers(client, alice, bob, username):
+    User.objects.create_user("kevin", "kevin@example.com", "x-kevin-42")
     response = client.post(URL, _form(username=username))
 
     assert response.status_code == 200

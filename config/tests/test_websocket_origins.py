@@ -67,3 +67,21 @@ async def test_it_refuses_a_socket_from_another_port_of_the_host(
 async def test_it_accepts_a_trusted_origin_as_djangos_csrf_check_does(settings, alice, table_game):
     settings.CSRF_TRUSTED_ORIGINS = ["http://localhost:9999"]
     assert await connect("/ws/me/", table_game, alice, b"http://localhost:9999", b"localhost:8000")
+
+
+@pytest.mark.parametrize(
+    "origin, trusted",
+    [
+        ("https://app.example.com", True),
+        ("https://example.com", True),
+        ("http://app.example.com", False),  # another scheme
+        ("https://app.example.com.evil.test", False),
+        ("https://play.test", True),
+        ("https://play.test:8443", False),
+    ],
+)
+def test_it_trusts_the_origins_djangos_csrf_check_trusts(settings, origin, trusted):
+    from config.socket_auth import trusted as is_trusted
+
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.example.com", "https://play.test"]
+    assert is_trusted(origin) == trusted

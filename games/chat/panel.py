@@ -18,7 +18,9 @@ def chat_context(game, user, seat, **extra):
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         return None
     off = chat.chat_off(game, user)
-    here = presence.present(game.code, [s.user_id for s in seats_at(game)]) | {user.pk}
+    here = presence.present(game.code, [s.user_id for s in seats_at(game)])
+    if seat is not None:
+        here |= {user.pk}  # the viewer has the table open: their socket is about to say so
     rooms = [] if off else chat.readable_rooms(game, seat)
     found = chat.messages_for(game, user, rooms)
     return {
@@ -31,7 +33,6 @@ def chat_context(game, user, seat, **extra):
         "closed": chat.closed(game),
         "phrases": [(key, str(label)) for key, label in chat.PHRASES.items()],
         "viewer": user.pk,
-        # The viewer has the table open: their socket is about to say so.
         "people": people(game, here),
         # What the page shows of presence, for its socket to draw again if it changed before
         # the socket joined the game's group (games/chat/socket.py, chat_connect).

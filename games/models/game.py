@@ -611,8 +611,9 @@ class Game(models.Model):
             elif seat.paused_turn is not None and seat.paused_turn != state.turns:
                 seat.paused_turn = seat.paused_left = None  # a turn that ended meanwhile
             elif seat.paused_turn is not None and any(
-                key[:2] == turn_play for key in waiting[seat.position]
+                key[:2] in (turn_play, (state.turns, DISCARD)) for key in waiting[seat.position]
             ):
+                # The turn's play resumes, or its end (no play left) asks for the discard.
                 period = max(seat.paused_left, period * PAUSED_AT_LEAST)
                 seat.paused_turn = seat.paused_left = None
             seat.start_clock(back.get(seat.user_id, now), period)

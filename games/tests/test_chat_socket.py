@@ -200,6 +200,14 @@ async def test_it_draws_a_player_who_arrived_between_the_page_and_its_socket(
         await bob_socket.disconnect()
 
 
+def test_a_spectators_page_tells_its_socket_only_the_players_it_shows(
+    client, table_game, alice, charlie
+):
+    client.force_login(charlie)
+    page = client.get(table_game.get_absolute_url()).text
+    assert f'ws-connect="/ws/games/{table_game.code}/?here="' in page  # nobody, not charlie
+
+
 async def test_it_opens_the_spectators_chat_on_a_players_page_when_the_game_ends(
     table_game, alice, bob, charlie
 ):

@@ -220,6 +220,31 @@ def test_the_discard_that_ends_a_turn_has_what_was_left_of_the_turn(traveller, s
     assert seat(slow, 0).reserve == 3 * DAY
 
 
+def test_a_turn_that_ends_itself_after_the_answers_keeps_its_time_for_the_discard(traveller, slow):
+    # Her last play is an action, with an hour of her turn left and 9 cards in hand: when
+    # bob has paid the turn ends by itself, and the discard has that hour, not 3 days.
+    state = hold_turn(
+        slow,
+        """
+        players: alice bob
+        turn: alice
+        plays: 1
+        alice hand: debt_collector 1M 1M 1M 2M 2M 2M 3M 3M 4M
+        bob bank: 5M 3M 2M
+        """,
+    )
+    traveller.shift(3 * DAY - timedelta(hours=1))
+    slow.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
+    traveller.shift(DAY)
+
+    assert seat(slow, 0).deadline is None, "held while bob chooses how to pay"
+    slow.play(1, rules.default_move(state_of(slow), 1))  # bob pays
+
+    assert state_of(slow).phase == "discard"
+    assert seat(slow, 0).deadline == timezone.now() + 3 * DAY / 10, "an hour, a tenth at least"
+    assert (seat(slow, 0).paused_turn, seat(slow, 0).paused_left) == (None, None)
+
+
 def test_it_starts_a_fresh_clock_for_the_next_decision(traveller, slow):
     turn = current(slow)
     traveller.shift(DAY)
