@@ -117,28 +117,29 @@ class Labels:
             "step": step,
         }
 
-    def menu(self, moves):
-        """Return the controls of a card's menu for `moves` (distinct ones).
+    def menu(self, moves, effect):
+        """Return the controls of the menu of a card of `effect` for `moves` (distinct ones).
 
         Moves chosen from two lists at once (Forced Deal: what to take and what to
         give; Double Sly Deal: two cards) are offered in two steps, one step per card
         to take, as a table of four properties would make a list of 16 swaps. A
         Double Sly Deal's pair is under both its cards. The other moves come first.
         """
+        if effect not in (FORCED_DEAL, DOUBLE_SLY_DEAL):
+            return [self.control(move) for move in moves]
         plain, steps = [], {}
         for move in moves:
-            effect = move["kind"] == "play" and KIND_BY_ID[self.kind_of(move["card"])].effect
-            if effect == FORCED_DEAL:
+            if move["kind"] != "play":
+                plain.append(self.control(move))
+            elif effect == FORCED_DEAL:
                 give, take = move["cards"]
                 label = _("Give your %(give)s for it") % {"give": self.name_of(give)}
                 self._add_step(steps, move, take, label)
-            elif effect == DOUBLE_SLY_DEAL:
+            else:
                 first, second = move["cards"]
                 for card, other in ((first, second), (second, first)):
                     label = _("Also take %(card)s") % {"card": self.name_of(other)}
                     self._add_step(steps, move, card, label)
-            else:
-                plain.append(self.control(move))
         return plain + [control for controls in steps.values() for control in controls]
 
     def _add_step(self, steps, move, take, label):

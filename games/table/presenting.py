@@ -104,12 +104,9 @@ def present(view, user_names, at=None, absent=()):
         hand = []
         for c in view["hand"]:
             drawn = cards[c["id"]]
-            entry = {
-                "card": drawn,
-                "controls": helper.menu(helper.distinct(moves_by_card.get(c["id"], ()))),
-                "note": "",
-            }
             effect = KIND_BY_ID[drawn["kind"]].effect
+            moves = helper.distinct(moves_by_card.get(c["id"], ()))
+            entry = {"card": drawn, "controls": helper.menu(moves, effect), "note": ""}
             if view["moves"] and effect == DOUBLE_RENT:
                 entry["note"] = _("Played together with a rent card: see the rent card.")
             elif effect in (JUST_SAY_NO, RENT_TRANSFER):
