@@ -64,9 +64,9 @@ class Labels:
         return name
 
     def where(self, card_id):
-        """Return where a card to pay with lies: its set on the table, or nothing (the bank)."""
+        """Return where a card to pay with lies: its set on the table, or the bank."""
         if card_id not in self.spots:
-            return ""
+            return _("bank")
         _owner, colour, number = self.spots[card_id]
         if number:
             return _("%(colour)s set %(number)d") % {

@@ -177,8 +177,13 @@ def test_it_shows_which_set_each_card_to_pay_with_is_in(
     page, errors = open_at(browser, live_asgi_server, bob, started_game, viewport)
 
     where = page.locator(".pay-form .pick-where").all_inner_texts()
-    assert "brown set 1" in where and "railroad set" in where
+    assert "brown set 1" in where and "railroad set" in where and "bank" in where
     assert "brown set 2" not in where  # multicolour wilds never pay
+    # Each card says where it lies, the bank's too: their tick boxes stand in one line
+    # (where the cards do: a phone's row of them wraps).
+    if viewport == DESKTOP:
+        boxes = page.locator(".pay-form .pick input").all()
+        assert len({round(box.bounding_box()["y"]) for box in boxes}) == 1
     assert page.locator(".set-head .set-number").all_inner_texts() == ["1", "2"]
     assert "alice charged bob 11M green rent" in page.inner_text("#log")
     shoot(page, f"pay-{viewport[0]}")
