@@ -87,9 +87,20 @@ def test_it_keeps_the_clock_running_through_the_moves_of_one_turn(traveller, slo
     assert seat(slow, turn).deadline == START + 3 * DAY, "a play within the turn is no new decision"
 
 
+def hold_turn(game, text):
+    """Put `text` on `game`, its first player waited for with 3 days from START."""
+    state = set_position(game, text)
+    game.seats.update(awaited_since=None, deadline=None, timeout_at=None)
+    game.seats.filter(position=0).update(
+        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
+    )
+    game.refresh_from_db()
+    return state
+
+
 def debt_collector_turn(traveller, game, waited):
     """alice, 3 Debt Collectors in hand, plays one at bob after `waited`; bob pays a day later."""
-    state = set_position(
+    state = hold_turn(
         game,
         """
         players: alice bob
@@ -98,11 +109,6 @@ def debt_collector_turn(traveller, game, waited):
         bob bank: 5M 5M 4M 4M 3M 3M
         """,
     )
-    game.seats.update(awaited_since=None, deadline=None, timeout_at=None)
-    game.seats.filter(position=0).update(
-        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
-    )
-    game.refresh_from_db()
     traveller.shift(waited)
     game.play(0, rules.Move.play(card_in(state, "alice", "hand", "debt_collector"), [1]))
     assert seat(game, 0).deadline is None, "her clock is held while bob answers"
@@ -132,17 +138,6 @@ def test_a_turn_resumed_near_its_end_gets_a_tenth_of_a_period(traveller, slow):
     now = START + 4 * DAY - timedelta(minutes=1)
     assert seat(slow, 0).deadline == now + 3 * DAY / 10
     assert seat(slow, 0).reserve == 3 * DAY
-
-
-def hold_turn(game, text):
-    """Put `text` on `game`, its first player waited for with 3 days from START."""
-    state = set_position(game, text)
-    game.seats.update(awaited_since=None, deadline=None, timeout_at=None)
-    game.seats.filter(position=0).update(
-        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
-    )
-    game.refresh_from_db()
-    return state
 
 
 def test_a_just_say_no_answered_by_the_clock_leaves_the_turn_to_go_on(traveller, slow):

@@ -20,7 +20,8 @@ from games.play.vacation import VacationError, allowance, end_vacation, take_vac
 from games.rules.position import card_in
 
 from .conftest import START
-from .helpers import set_position, state_of
+from .helpers import state_of
+from .test_clock import hold_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +168,7 @@ def test_a_turn_held_during_a_vacation_keeps_only_the_time_it_had(
 ):
     """A turn held while the others answer (Seat.paused_left) is measured without the
     vacation: it once kept the vacation's days, counted again when it resumed."""
-    state = set_position(
+    state = hold_turn(
         slow,
         """
         players: alice bob
@@ -176,10 +177,6 @@ def test_a_turn_held_during_a_vacation_keeps_only_the_time_it_had(
         bob bank: 5M 4M 3M
         bob hand: 2M
         """,
-    )
-    slow.seats.update(awaited_since=None, deadline=None, timeout_at=None)
-    slow.seats.filter(position=0).update(
-        awaited_since=START, deadline=START + 3 * DAY, timeout_at=START + 6 * DAY
     )
     take_vacation(alice, 10)
     traveller.shift(HOUR)
