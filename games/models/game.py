@@ -582,38 +582,33 @@ class Game(models.Model):
         """
         waiting = _decisions(state)
         turn_play = (state.turns, PLAY)  # the start of a decision key (_decisions)
+        turn_discard = (state.turns, DISCARD)
         fresh = []
-        left = {}  # seat position: what is left of the turn's clock for its discard
         for seat in seats:
-            mine = waiting.get(seat.position)
+            mine = waiting.get(seat.position, set())
             was = before.get(seat.position, set())
             if mine and seat.deadline is not None and mine <= was:
                 continue
             if seat.deadline is not None:
-                if state.phase == RESPOND and any(key[:2] == turn_play for key in was):
-                    # The turn's play waits for the others' answers: hold its clock.
+                if any(key[:2] == turn_play for key in was) and (
+                    state.phase == RESPOND or any(key[:2] == turn_discard for key in mine)
+                ):
+                    # The turn's play waits for the others' answers, or ends over 7 cards:
+                    # hold its clock for the play to resume, or for the discard.
                     seat.paused_turn = state.turns
                     seat.paused_left = self._time_left(seat, now)
-                elif (
-                    mine
-                    and any(key[:2] == (state.turns, DISCARD) for key in mine)
-                    and any(key[:2] == turn_play for key in was)
-                ):
-                    left[seat.position] = self._time_left(seat, now)  # the turn ends over 7
                 seat.stop_clock(now)
             if mine:
                 fresh.append(seat)
         back = self._back_from_vacation([seat.user_id for seat in fresh], now)
         for seat in fresh:
             period = self.decision_time
-            if seat.position in left:
-                period = max(left[seat.position], period * PAUSED_AT_LEAST)
-            elif seat.paused_turn is not None and seat.paused_turn != state.turns:
+            if seat.paused_turn is not None and seat.paused_turn != state.turns:
                 seat.paused_turn = seat.paused_left = None  # a turn that ended meanwhile
             elif seat.paused_turn is not None and any(
-                key[:2] in (turn_play, (state.turns, DISCARD)) for key in waiting[seat.position]
+                key[:2] in (turn_play, turn_discard) for key in waiting[seat.position]
             ):
-                # The turn's play resumes, or its end (no play left) asks for the discard.
+                # The turn's play resumes, or its end asks for the discard.
                 period = max(seat.paused_left, period * PAUSED_AT_LEAST)
                 seat.paused_turn = seat.paused_left = None
             seat.start_clock(back.get(seat.user_id, now), period)
