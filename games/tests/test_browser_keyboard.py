@@ -478,7 +478,11 @@ def play_my_turn(page):
     for _ in range(place - 8):
         page.keyboard.press("ArrowRight")
     page.keyboard.press(kind[0])
-    # More than one way (a wild's colour, whom to charge): the menu opens on its first.
+    # More than one way (a wild's colour, whom to charge): the menu opens on its first; a
+    # move chosen in two steps (Forced Deal) on its first step, which opens its moves.
+    if page.evaluate("() => document.activeElement.matches('#hand .menu-step > summary')"):
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowDown")
     if page.evaluate("() => !!document.activeElement.closest('#hand .menu')"):
         page.keyboard.press("Enter")
     return tried

@@ -186,8 +186,9 @@
   document.addEventListener("toggle", function (event) {
     const menu = event.target;
     if (byKeyboard && menu.matches && menu.matches("details[data-card-menu]") && menu.open) {
+      // Opened from its card (not by a shortcut, which chose the move to focus itself).
       const first = menuButtons(menu)[0];
-      if (first && menu.contains(document.activeElement)) first.focus();
+      if (first && document.activeElement === menu.querySelector("summary")) first.focus();
     }
   }, true);
 
