@@ -231,6 +231,12 @@ class InviteForm(forms.Form):
             raise forms.ValidationError(
                 _("%(name)s already has a seat at this table."), params={"name": invitee.name}
             )
+        invitation = self.game.invitations.filter(user=invitee).first()
+        if invitation is not None and invitation.declined_at is not None:
+            raise forms.ValidationError(
+                _("%(name)s declined your invitation to this table."),
+                params={"name": invitee.name},
+            )
         # A player who blocked the host is invited as anyone is, but never told: a refusal
         # would tell the host who has blocked them (accounts/blocks.py).
         self.unheard = has_blocked(invitee, self.game.host)

@@ -22,4 +22,5 @@ urlpatterns = [
     path("t/<slug:code>/cancel/", views.cancel, name="cancel"),
     path("t/<slug:code>/bots/", views.fill_with_bots, name="fill_with_bots"),
     path("t/<slug:code>/invite/", views.invite, name="invite"),
+    path("t/<slug:code>/decline/", views.decline, name="decline"),
 ]

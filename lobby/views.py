@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _, gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.blocks import kept_apart, kept_from_table
@@ -258,7 +259,7 @@ def remove(request, code):
         return redirect("lobby:table", code)
     player = request.POST.get("player", "")
     seat = None
-    if player.isdigit():
+    if player.isascii() and player.isdigit():  # "²".isdigit(), but int() refuses it
         seat = game.seats.filter(user_id=int(player)).select_related("user").first()
     if seat is None:
         return _refuse(request, game, _("That player is no longer at this table."))
@@ -338,6 +339,11 @@ def invite(request, code):
         return redirect("lobby:table", code)
     if game.status != Game.Status.OPEN:
         return _refuse(request, game, _closed_message(game))
+    if Game.objects.filter(rematch=game).exists():
+        # Its players were asked already, on the game that ended (Game.ask_rematch).
+        return _refuse(
+            request, game, _("Only the players of the previous game can join its rematch.")
+        )
     form = InviteForm(request.POST, game=game)
     if form.is_valid():
         invitee = form.invitee
@@ -374,6 +380,27 @@ def _invite_refused(request, game, form):
         return render(request, "lobby/table.html#invite", invite_context(game, form))
     context = room_context(request, game) | invite_context(game, form)
     return render(request, "lobby/table.html", context)
+
+
+@login_required
+@require_POST
+def decline(request, code):
+    """Say no to an invitation: it leaves the invitee's home page, and the host cannot send it again.
+
+    The host's waiting room lists the invitation as declined. Answering the same
+    for a table that does not exist tells nobody which tables do.
+    """
+    now = timezone.now()
+    user = request.user
+    with transaction.atomic():
+        declined = Invitation.objects.filter(game__code=code, user=user, declined_at=None)
+        if declined.update(declined_at=now):
+            Notification.objects.filter(
+                user=user, game__code=code, kind=Notification.Kind.INVITED, read_at=None
+            ).update(read_at=now)
+            transaction.on_commit(lambda: broadcast_users({user.pk}))
+    messages.info(request, _("The invitation is declined."))
+    return redirect("lobby:home")
 
 
 @login_required
@@ -621,7 +648,9 @@ def my_tables(user, others=()):
 
 
 def _invitations(user_id):
-    invitations = Invitation.objects.filter(user_id=user_id, game__status=Game.Status.OPEN)
+    invitations = Invitation.objects.filter(
+        user_id=user_id, game__status=Game.Status.OPEN, declined_at=None
+    )
     # Not those of a host the user has blocked (lobby.forms.InviteForm: never told).
     invitations = invitations.exclude(invited_by__blocks_received__blocker_id=user_id)
     return invitations.order_by("-created_at")
@@ -723,8 +752,11 @@ def room_context(request, game):
         "can_start": is_open and is_host and len(seats) >= 2,
         "share_path": None,
         "idle_minutes": settings.OPEN_LIVE_TABLE_MINUTES,
+        # Only the players of the previous game may sit at a rematch (Game.join): no
+        # invitations, share link or computer players for anyone else.
+        "is_rematch": is_open and Game.objects.filter(rematch=game).exists(),
     }
-    if is_open and (is_host or my_seat is not None):
+    if is_open and (is_host or my_seat is not None) and not context["is_rematch"]:
         context["share_path"] = reverse("lobby:share", args=[game.code, game.share_token])
     return context
 

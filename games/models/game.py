@@ -977,6 +977,8 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # The invitee said no (lobby.views.decline): off their home page, and not sent again.
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

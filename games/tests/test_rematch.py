@@ -7,6 +7,7 @@ from games import rules
 from games.models import Game, SeatingError
 from games.play.bots import bot_account
 from games.tests.review_helpers import started_game  # noqa: E402
+from lobby.tests.conftest import open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +209,30 @@ def test_it_offers_the_ways_out_only_to_the_players(client, finished, alice, cha
     page = client.get(finished.get_absolute_url()).content.decode()
     assert "New game against the computer" not in page
     assert socket not in page, "nothing changes for a spectator after the end"
+
+
+def test_a_rematch_table_offers_no_invitation_link_or_computer_players(client, finished, alice):
+    table = finished.ask_rematch(alice)
+    client.force_login(alice)
+
+    page = client.get(reverse("lobby:table", args=[table.code])).text
+
+    assert "Fill the free seats with bots" not in page
+    assert "Invite a player" not in page
+    assert "Share this table" not in page
+    other = open_table(alice, private=True)  # any other table of hers offers all three
+    page = client.get(reverse("lobby:table", args=[other.code])).text
+    assert "Fill the free seats with bots" in page and "Invite a player" in page
+    assert "Share this table" in page
+
+
+def test_nobody_else_can_be_invited_to_a_rematch(client, finished, alice, charlie):
+    table = finished.ask_rematch(alice)
+    client.force_login(alice)
+    url = reverse("lobby:invite", args=[table.code])
+
+    response = client.post(url, {"username": "charlie"}, follow=True)
+
+    assert "Only the players of the previous game can join its rematch." in response.text
+    assert not table.invitations.exists()
+    assert not charlie.notifications.exists()

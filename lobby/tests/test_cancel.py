@@ -1,8 +1,10 @@
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.models import Game
 from lobby.tests.conftest import open_table
+from lobby.views import room_context
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +54,19 @@ def test_it_answers_htmx_with_a_redirect_home(client, alice, table):
     response = client.post(cancel(table), headers={"HX-Request": "true"})
 
     assert response["HX-Redirect"] == reverse("lobby:home")
+
+
+def test_a_players_room_drawn_again_hides_the_stale_share_link(alice, bob, rf):
+    # The lobby socket redraws only the room: "room-alone" hides the panels after it
+    # (lobby.css), which the page drew while the table was open.
+    game = open_table(alice, bob)
+    request = rf.get("/")
+    request.user = bob
+
+    def room():
+        context = room_context(request, game) | {"oob": True}
+        return render_to_string("lobby/table.html#room", context, request=request)
+
+    assert "room-alone" not in room()
+    game.cancel()
+    assert "room-alone" in room()

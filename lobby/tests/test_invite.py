@@ -110,3 +110,43 @@ def test_it_notifies_the_invitee_once_and_live(
     )
     assert note.read_at is None
     assert told == [{bob.pk}]
+
+
+def decline(game):
+    return reverse("lobby:decline", args=[game.code])
+
+
+def test_the_invitee_declines_and_the_host_cannot_send_it_again(client, alice, bob, private_table):
+    client.force_login(alice)
+    client.post(invite(private_table), {"username": "bob"})
+    client.force_login(bob)
+    home = client.get(reverse("lobby:home"))
+    assert f'action="{decline(private_table)}"' in home.text
+
+    response = client.post(decline(private_table), follow=True)
+
+    assert "The invitation is declined." in response.text
+    assert response.context["invitations"] == []
+    assert not Notification.objects.filter(user=bob, read_at=None).exists()
+    client.force_login(alice)
+    response = client.post(invite(private_table), {"username": "bob"})
+    assert "bob declined your invitation to this table." in response.text
+    assert (
+        "Invited: bob (declined)"
+        in client.get(reverse("lobby:table", args=[private_table.code])).text
+    )
+    assert Notification.objects.filter(user=bob).count() == 1
+    assert Invitation.objects.get().declined_at is not None
+
+
+def test_declining_changes_only_ones_own_invitation(client, alice, bob, charlie, private_table):
+    client.force_login(alice)
+    client.post(invite(private_table), {"username": "bob"})
+    client.force_login(charlie)
+
+    assert client.get(decline(private_table)).status_code == 405
+    client.post(decline(private_table))
+
+    assert Invitation.objects.get().declined_at is None
+    client.force_login(bob)
+    assert len(client.get(reverse("lobby:home")).context["invitations"]) == 1

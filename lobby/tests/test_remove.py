@@ -65,7 +65,8 @@ def test_it_says_so_for_a_player_not_at_the_table(client, alice, bob, charlie):
     game = open_table(alice, bob)
     client.force_login(alice)
 
-    for player in (str(charlie.pk), "", "not a number"):
+    # "²" reads as a digit to str.isdigit() but not to int().
+    for player in (str(charlie.pk), "", "not a number", "\u00b2", "-1"):
         url = reverse("lobby:remove", args=[game.code])
         response = client.post(url, {"player": player}, follow=True)
         assert "That player is no longer at this table." in response.text
