@@ -24,7 +24,7 @@ def test_it_gives_the_script_the_words_but_no_alerts_by_default(client, alice):
 
     body = body_tag(client.get("/"))
 
-    assert 'data-turn-title="● Your turn · Full Set"' in body
+    assert 'data-turn-title="● Your turn"' in body
     assert 'data-turn-waiting-text="A game is waiting for you"' in body
     assert "data-turn-sound" not in body
     assert "data-turn-notification" not in body
@@ -58,7 +58,7 @@ def test_it_translates_the_words_of_the_alerts(client, alice):
 
     body = body_tag(client.get("/"))
 
-    assert 'data-turn-title="● 轮到你了 · Full Set"' in body
+    assert 'data-turn-title="● 轮到你了"' in body
     assert 'data-turn-waiting-text="有牌局在等你"' in body
 
 

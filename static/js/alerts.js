@@ -16,9 +16,10 @@
 
   var wantsSound = body.hasAttribute("data-turn-sound");
   var wantsNotification = body.hasAttribute("data-turn-notification");
-  var turnTitle = body.getAttribute("data-turn-title");
   var waitingText = body.getAttribute("data-turn-waiting-text");
   var plainTitle = document.title;
+  // The mark goes before the page's own title, which a screen reader still reads.
+  var turnTitle = body.getAttribute("data-turn-title") + " · " + plainTitle;
   var icon = document.querySelector('link[rel="icon"]');
   var plainIcon = icon ? icon.getAttribute("href") : null;
   var turnIcon = icon ? icon.getAttribute("data-turn-icon") : null;
