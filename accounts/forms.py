@@ -4,8 +4,10 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm as DjangoPasswordChangeForm,
+    PasswordResetForm as DjangoPasswordResetForm,
     UserCreationForm,
 )
+from django.utils import translation
 from django.utils.translation import get_language_info, gettext_lazy as _
 
 from accounts import throttle
@@ -150,6 +152,15 @@ class EmailChangeForm(CurrentPasswordMixin, forms.ModelForm):
             raise forms.ValidationError(_("This is already your email address."), code="same_email")
         _check_email_is_free(email, user=self.instance)
         return email
+
+
+class PasswordResetForm(DjangoPasswordResetForm):
+    """Django's password reset, its email in the account's language as every email of the site."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        # accounts.email.write does the same for the site's own emails.
+        with translation.override(context["user"].language or translation.get_language()):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
 class PasswordChangeForm(CurrentPasswordMixin, DjangoPasswordChangeForm):

@@ -18,6 +18,7 @@ from accounts.forms import (
     EmailChangeForm,
     LoginForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SettingsForm,
     SignupForm,
     VacationForm,
@@ -156,6 +157,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     A refused request answers the same whether an account has the address or not.
     """
 
+    form_class = PasswordResetForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/emails/password_reset.txt"
     subject_template_name = "accounts/emails/password_reset_subject.txt"

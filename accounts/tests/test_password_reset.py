@@ -27,6 +27,23 @@ def test_it_emails_a_reset_link(client, alice, mailoutbox):
     assert _reset_link(message)
 
 
+def test_it_writes_in_the_accounts_language_not_the_browsers(client, alice, bob, mailoutbox):
+    alice.language = "en"
+    alice.save(update_fields=["language"])
+
+    client.post(URL, {"email": "alice@example.com"}, headers={"accept-language": "zh-hans"})
+    client.post(URL, {"email": "bob@example.com"}, headers={"accept-language": "zh-hans"})
+    alice.language = "zh-hans"
+    alice.save(update_fields=["language"])
+    client.post(URL, {"email": "alice@example.com"}, headers={"accept-language": "en"})
+
+    chosen_english, browsers_chinese, chosen_chinese = mailoutbox
+    assert chosen_english.subject == "Reset your Full Set password"
+    assert browsers_chinese.subject == "重置你的 Full Set 密码"  # bob chose no language
+    assert chosen_chinese.subject == "重置你的 Full Set 密码"
+    assert "Hello" not in chosen_chinese.body
+
+
 def test_it_sets_a_new_password_through_the_link(client, alice, mailoutbox):
     client.post(URL, {"email": "alice@example.com"})
     link = _reset_link(mailoutbox[0])
