@@ -202,3 +202,13 @@ def test_it_takes_the_resignations_counted_before_out_of_the_games_abandoned(ali
     assert PlayerStats.objects.get(user=bob).abandoned == 0
     assert PlayerStats.objects.get(user=bob).losses == 1
     assert PlayerStats.objects.get(user=charlie).abandoned == 2
+
+
+def test_the_games_played_column_is_not_the_cards_played_word_in_chinese(client, alice, bob):
+    # "Played" is also a move's cause ("已出牌", a card played): a context tells them apart.
+    finished([alice, bob], ["win", "loss"], when=1)
+
+    response = client.get(alice.get_absolute_url(), headers={"accept-language": "zh-hans"})
+
+    assert "<th>局数</th>" in response.text
+    assert "已出牌" not in response.text
