@@ -27,7 +27,7 @@ from games.models import Checkpoint, Game
 from games.models.signals import game_ending
 from games.rules.state import ABANDONED, RESIGNED
 from games.table.board import player_name
-from games.table.cardnames import colour_name, kind_name
+from games.table.cardnames import colour_name, kind_name, listed
 from games.table.log import dealt_state, log_page, move_page, tell_alternatives
 from games.table.presenting import no_winner_text, present, resigned_text
 
@@ -336,7 +336,7 @@ def present_summary(game, summary, seats, names, absent):
         colours = [str(colour_name(c)) for c in summary["winning_sets"]]
         result = _("%(name)s won with %(sets)s.") % {
             "name": names[winner],
-            "sets": ", ".join(colours),
+            "sets": listed(colours),
         }
     else:
         result = no_winner_text(summary["end_reason"])
@@ -465,7 +465,7 @@ def chart(code, verdicts, names, n, total, seat):
                 % {
                     "n": i,
                     "name": names[mover],
-                    "chances": ", ".join(
+                    "chances": listed(
                         f"{names[p]} {percent(c)}%" for p, c in enumerate(verdict["chances"])
                     ),
                 },
@@ -541,7 +541,7 @@ def analysis_totals(verdicts, names):
             parts.append(_("no marked move"))
         average = sum(v["loss"] for v in mine) / len(mine)
         parts.append(_("average loss %(points).1f points") % {"points": average})
-        totals.append(", ".join(parts))
+        totals.append(listed(parts))
     return totals
 
 

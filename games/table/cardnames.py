@@ -4,7 +4,7 @@ The engine names things in English only (cards.CardKind.name_en); these
 msgids are the same English names, so the catalogues can translate them.
 """
 
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _, pgettext, pgettext_lazy
 
 from games.rules.cards import KIND_BY_ID
 
@@ -105,3 +105,8 @@ def colour_mark(colour):
 def translate_english_name(text):
     """Return the translated name of a card the engine named in English, else `text`."""
     return _BY_ENGLISH.get(text, text)
+
+
+def listed(words):
+    """Join `words` as a list is written in the active language: "a, b" in English, "a、b" in Chinese."""
+    return pgettext("between the items of a list", ", ").join(str(word) for word in words)

@@ -24,7 +24,7 @@ from games.rules.cards import (
     WILD_ANY,
     rent_for,
 )
-from games.table.cardnames import colour_name, kind_name
+from games.table.cardnames import colour_name, kind_name, listed
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _formatted(message, **params):
 
 def rents_in_words(colour):
     """Return a colour's rents by number of cards, e.g. "1M, 2M, 4M"."""
-    return ", ".join(f"{rent}M" for rent in COLOUR_TABLE[colour][2])
+    return listed(f"{rent}M" for rent in COLOUR_TABLE[colour][2])
 
 
 def _money(kind):

@@ -34,7 +34,7 @@ from games.rules.cards import (
     SLY_DEAL,
     SPEEDING,
 )
-from games.table.cardnames import colour_name, kind_name
+from games.table.cardnames import colour_name, kind_name, listed
 from games.table.memo import Memo
 
 MONEY_EFFECTS = (RENT, BIRTHDAY, DEBT_COLLECTOR)
@@ -368,7 +368,7 @@ class _Teller:
         return "?"
 
     def cards(self, card_ids):
-        return ", ".join(str(self.card(c)) for c in card_ids)
+        return listed(self.card(c) for c in card_ids)
 
     def line(self, m):
         """Return a Move row as {"n", "seat", "text", "at", "cause"}; the text marks timeouts.
@@ -531,7 +531,7 @@ class _Teller:
         if effect == HEIR:
             return _("%(player)s played Heir on %(target)s") % params
         if effect == SPEEDING:
-            params["target"] = ", ".join(self.name(t) for t in targets)
+            params["target"] = listed(self.name(t) for t in targets)
             return _("%(player)s played Speeding on %(target)s") % params
         return _("%(player)s played %(card)s") % params
 

@@ -30,7 +30,7 @@ from games.rules.cards import (
     build_deck,
     decks_for,
 )
-from games.table.cardnames import colour_name
+from games.table.cardnames import colour_name, listed
 from games.table.drawn_cards import card, set_numbers
 from games.table.labels import Labels
 from games.table.memo import Memo
@@ -228,7 +228,7 @@ def _player(view, p, names, cards, helper=None):
 
 def resigned_text(winner, resigned, absent):
     """Tell a game won by the last player left: who resigned, and who went absent."""
-    values = {"name": winner, "resigned": ", ".join(resigned), "absent": ", ".join(absent)}
+    values = {"name": winner, "resigned": listed(resigned), "absent": listed(absent)}
     if not absent:
         return _("%(name)s won: %(resigned)s resigned") % values
     if not resigned:

@@ -3,9 +3,12 @@
 import re
 
 import pytest
+from django.utils import translation
 
 from games.rules import Move
 from games.rules.position import card_in
+from games.table.cardtexts import rents_in_words
+from games.table.presenting import resigned_text
 from games.tests.helpers import set_position
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +60,15 @@ def test_it_ends_the_prompts_sentences_with_chinese_full_stops(client, bob, star
     pending = re.search(r'<div class="pending">.*?</div>\s*</div>', page, re.S)[0]
     assert "；" in pending and "。 <em>" in pending
     assert not re.search(r"[\u4e00-\u9fff]\.", prompt + pending), "no Latin full stop after Chinese"
+
+
+def test_lists_in_chinese_use_the_enumeration_comma():
+    with translation.override("zh-hans"):
+        resigned = resigned_text("alice", ["bob", "charlie"], [])
+        rents = rents_in_words("brown")
+    with translation.override("en"):
+        english = resigned_text("alice", ["bob", "charlie"], [])
+
+    assert "bob、charlie" in resigned and ", " not in resigned
+    assert rents == "1M、2M"
+    assert "bob, charlie" in english
