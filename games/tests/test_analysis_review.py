@@ -1,5 +1,7 @@
 """The analysis on the review page: chart, marks, totals, progress, requests, and never earlier."""
 
+import re
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
@@ -64,6 +66,9 @@ def test_it_shows_the_chart_the_marks_and_the_totals_once_analysed(client, charl
     assert "1 blunder, average loss" in html and "no marked move, average loss 0.0 points" in html
     assert "Every judged decision, in words" in html  # the chart's text equivalent
     assert "Request analysis" not in html
+    # A Tab stop on every point would put hundreds before the rest of the page.
+    points = re.findall(r'<a [^>]*class="point[^>]*>', html)
+    assert points and all('tabindex="-1"' in point for point in points)
 
 
 def test_it_highlights_the_current_move_on_the_chart_and_tells_its_verdict(client, alice, analysed):
