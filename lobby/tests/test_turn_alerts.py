@@ -59,7 +59,7 @@ def test_it_translates_the_words_of_the_alerts(client, alice):
     body = body_tag(client.get("/"))
 
     assert 'data-turn-title="● 轮到你了"' in body
-    assert 'data-turn-waiting-text="有牌局在等你"' in body
+    assert 'data-turn-waiting-text="有对局在等你"' in body
 
 
 def test_it_says_on_the_table_whether_the_game_awaits_me(client, alice, bob, charlie):
