@@ -14,11 +14,12 @@ fault tests in games/tests/test_faults.py):
   subscribes again to its sockets' groups once Redis is back.
 - A process's heartbeat on the layer (games/live/sockets.py, watch_layer)
   tells every socket of the process when it fails: each shows "live updates
-  are paused" and checks itself every second. The first check after a
+  are slower just now" and checks itself every second. The first check after a
   heartbeat came back sends the board if it is behind and takes the notice
   away: within a few seconds of Redis coming back, without a reconnect. A
   socket opened while Redis is away is refused (games/live/sockets.py), and
-  the page tries again after its back-off.
+  the page tries again after a few seconds (static/js/sockets.js), saying
+  meanwhile that it is reconnecting (static/js/table.js).
 - Every socket also checks itself every GAME_SOCKET_CHECK_SECONDS (20 by
   default; jittered): it joins its group again (a no-op when it is still in
   it) and sends the board if it is behind. So any other lost broadcast (a

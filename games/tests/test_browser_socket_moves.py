@@ -3,8 +3,10 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from conftest import open_live_table, screenshot
+from games import rules
 from games.rules.position import card_in
 from games.tests.helpers import set_position
 
@@ -132,5 +134,61 @@ def test_it_posts_a_move_the_socket_has_not_answered_once_and_only_once(
     assert len(posts) == 1  # one resend timer, spent: no second post can follow
     started_game.refresh_from_db()
     assert started_game.moves.count() == 1  # made once
+    assert errors == []
+    page.context.close()
+
+
+# A game socket opened while window.refuseSockets is set asks for a table that does not
+# exist: the server refuses it, and the page sees it closed (1006) without ever opening, as
+# when a process is restarting or Redis is away. window.dropGameSocket() ends the open game
+# socket as a server process's end does.
+REFUSING = """
+window.refuseSockets = false;
+const RealSocket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const refused = url.replace(/\\/ws\\/games\\/[^/]+\\//, "/ws/games/refused/");
+  const socket = new RealSocket(window.refuseSockets ? refused : url, protocols);
+  if (url.includes("/ws/games/")) window.gameSocket = socket;
+  return socket;
+};
+window.WebSocket.prototype = RealSocket.prototype;
+Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+window.dropGameSocket = function () {
+  const socket = window.gameSocket;
+  const told = socket.onclose;
+  socket.onclose = null;
+  socket.close();
+  told(new CloseEvent("close", { code: 1006 }));
+};
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
+    live_asgi_server, browser, alice, started_game
+):
+    """A server process restarting, or Redis away (new sockets refused): the page says it is
+    reconnecting, and tries again every few seconds at most, not htmx-ext-ws's 64."""
+    state = set_position(started_game, "alice hand: 5M red")
+    five = card_in(state, "alice", "hand", "5M")
+    page, errors = open_live_table(
+        browser,
+        live_asgi_server,
+        alice,
+        started_game,
+        prepare=lambda page: page.add_init_script(REFUSING),
+    )
+    waits = page.evaluate("() => [0, 1, 2, 6, 20].map((n) => htmx.config.wsReconnectDelay(n))")
+    assert all(0 <= wait <= 4000 for wait in waits)
+    page.evaluate("() => { window.refuseSockets = true; window.dropGameSocket(); }")
+
+    status = page.locator("#live-status")
+    expect(status).to_contain_text("Reconnecting", timeout=10_000)
+    started_game.play(0, rules.Move.bank(five))  # made meanwhile (as from another tab)
+    page.wait_for_timeout(6_000)  # some tries refused: their waits grow, up to 4 s
+    page.evaluate("() => { window.refuseSockets = false; }")
+
+    page.wait_for_selector("#log >> text=alice banked 5M", timeout=9_000)
+    expect(status).to_be_hidden()
     assert errors == []
     page.context.close()

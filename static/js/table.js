@@ -7,6 +7,7 @@
 //  - places an open card menu wholly within the viewport,
 //  - shows the running total of a payment and the count of a discard, and keeps the cards
 //    ticked in one when its fragment is redrawn (the same choice, the same cards still offered),
+//  - says so when the game socket has been closed for a few seconds (#live-status),
 //  - posts a move form (sent over the game socket: ws-send) while the socket is not open,
 //    sends it once until the socket answers, and posts it if the socket has not answered
 //    within a few seconds.
@@ -23,13 +24,36 @@
     return event.target.matches && event.target.matches(".game-page");
   }
 
+  // While the socket is closed the table follows the game no more: after a moment (a
+  // reconnect usually takes under one) #live-status says so. A socket that opens again means
+  // the live layer is back (games/live/sockets.py refuses new sockets while it is away): the
+  // notice goes, the server's own "paused" one too, left from before a restart.
+  const QUIET_CLOSE_MS = 3000;
+  let closedTimer = null;
+
+  function liveStatus(text) {
+    const status = document.getElementById("live-status");
+    if (!status) return;
+    status.textContent = text;
+    status.hidden = !text;
+  }
+
   document.addEventListener("htmx:wsOpen", function (event) {
-    if (isGameSocket(event)) socketOpen = true;
+    if (!isGameSocket(event)) return;
+    socketOpen = true;
+    clearTimeout(closedTimer);
+    closedTimer = null;
+    liveStatus("");
   });
   document.addEventListener("htmx:wsClose", function (event) {
     if (!isGameSocket(event)) return;
     socketOpen = false;
     sentForm = null;
+    if (closedTimer !== null) return; // counted from the first close: refused tries close too
+    const page = event.target;
+    closedTimer = setTimeout(function () {
+      liveStatus(page.getAttribute("data-socket-closed-text"));
+    }, QUIET_CLOSE_MS);
   });
   // A form sent once is not sent again until the socket answers (its board, or the flash
   // with a refusal): a double click would otherwise meet "the board has changed". (htmx
