@@ -3,6 +3,7 @@ import re
 from django.contrib.auth import get_user
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.tests.conftest import PASSWORD
 
 URL = reverse("accounts:password_reset")
@@ -175,3 +176,21 @@ def test_it_sends_again_an_hour_later(client, alice, mailoutbox, settings):
 
     assert response.status_code == 302
     assert len(mailoutbox) == 4
+
+
+def test_it_counts_the_emails_to_one_address_whatever_its_case(client, alice, mailoutbox):
+    cases = ["alice@example.com", "ALICE@example.com", "Alice@Example.com", "aLiCe@example.COM"]
+    for n, email in enumerate([*cases, "alice@EXAMPLE.com"]):
+        client.post(URL, {"email": email}, REMOTE_ADDR=f"192.0.2.{n + 1}")
+    assert len(mailoutbox) == 3
+
+
+def test_it_counts_the_requests_from_one_ipv6_network_together(client, db, mailoutbox):
+    for n in range(12):
+        User.objects.create_user(f"player{n}", f"player{n}@example.com", "x-long-pass-1")
+    answers = [
+        client.post(URL, {"email": f"player{n}@example.com"}, REMOTE_ADDR=f"2001:db8::{n + 1:x}")
+        for n in range(12)
+    ]
+    assert len(mailoutbox) == 10
+    assert [a.status_code for a in answers[10:]] == [429, 429]

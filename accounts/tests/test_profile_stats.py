@@ -4,6 +4,7 @@ import importlib
 
 import pytest
 from django.apps import apps as django_apps
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.models import GameTogether, HeadToHead, PlayerStats, Rating
@@ -212,3 +213,25 @@ def test_the_games_played_column_is_not_the_cards_played_word_in_chinese(client,
 
     assert "<th>局数</th>" in response.text
     assert "已出牌" not in response.text
+
+
+def test_the_leaderboard_leaves_out_closed_accounts_and_uncertain_ratings(client, alice, bob):
+    for n in range(3 * LEADERBOARD_MIN_GAMES):
+        finished([alice, bob], ["win", "loss"] if n % 3 else ["loss", "win"], when=24 * n)
+    Rating.objects.filter(user=bob).update(sigma=Rating.PROVISIONAL_SIGMA + 1)
+    gone = get_user_model().objects.create_user("gone", "gone@example.com", "x")
+    Rating.objects.create(user=gone, edition="classic", mu=60, sigma=1, ordinal=57, games=50)
+    gone.is_active = False
+    gone.save()
+
+    ranked = [r.user for r in client.get(reverse("accounts:leaderboard")).context["ratings"]]
+
+    assert ranked == [alice]
+
+
+def test_the_leaderboard_ranks_a_player_from_exactly_the_minimum_games(client, alice):
+    Rating.objects.create(
+        user=alice, edition="classic", mu=30, sigma=1, ordinal=27, games=LEADERBOARD_MIN_GAMES
+    )
+    ranked = [r.user for r in client.get(reverse("accounts:leaderboard")).context["ratings"]]
+    assert ranked == [alice]

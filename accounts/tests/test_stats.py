@@ -213,3 +213,34 @@ def test_it_rates_every_game_against_a_computer_player(alice):
     for hour in range(PAIR_GAMES_PER_DAY + 2):
         finished([alice, bot], ["win", "loss"], when=hour)
     assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2
+
+
+def test_a_game_changes_the_rating_of_its_own_edition_only(alice, bob):
+    finished([alice, bob], ["win", "loss"])  # classic: the older rating rows
+    finished([alice, bob], ["win", "loss"], enhanced=True, when=1)
+    enhanced = Rating.objects.filter(edition="enhanced")
+    before_enhanced = {r.user_id: (r.mu, r.sigma, r.games) for r in enhanced}
+    before = Rating.objects.get(user=alice, edition="classic").ordinal
+
+    game = finished([alice, bob], ["win", "loss"], when=2)  # classic again
+
+    assert {r.user_id: (r.mu, r.sigma, r.games) for r in enhanced.all()} == before_enhanced
+    classic = Rating.objects.get(user=alice, edition="classic")
+    assert classic.games == 2
+    change = RatingChange.objects.get(game=game, user=alice)
+    assert change.before == before and change.after == classic.ordinal
+
+
+def test_a_resignation_is_not_counted_as_an_abandoned_game(alice, bob):
+    finished([alice, bob], ["loss", "win"], resigned=[0])
+    assert PlayerStats.objects.get(user=alice).abandoned == 0
+    finished([alice, bob], ["loss", "win"], absent=[0], when=1)
+    assert PlayerStats.objects.get(user=alice).abandoned == 1
+
+
+def test_every_loss_to_a_computer_player_is_rated(alice):
+    # The daily bound on a pair is for two people, not for a person and a computer player.
+    bot = bot_account("basic", 1)
+    for hour in range(PAIR_GAMES_PER_DAY + 2):
+        finished([bot, alice], ["win", "loss"], when=hour)
+    assert RatingChange.objects.filter(user=alice).count() == PAIR_GAMES_PER_DAY + 2

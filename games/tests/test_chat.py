@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts.blocks import block
 from games import rules
+from games.chat import messages as chat
 from games.chat.messages import SHOWN, ChatMessage, Report
 from games.models import Game
 from games.play.bots import fill_with_bots
@@ -344,3 +345,9 @@ def test_it_says_when_a_correspondence_player_was_last_seen(client, table_game, 
     client.force_login(alice)
 
     assert words in client.get(table_game.get_absolute_url()).text
+
+
+def test_nobody_reports_their_own_message(table_game, alice):
+    message = chat.post(table_game, alice, 0, text="hello")
+    with pytest.raises(chat.ChatError):
+        chat.report(message, alice)

@@ -283,7 +283,7 @@ def test_it_writes_in_the_players_language(traveller, alice, bob):
 
     turn = first["Full Set：轮到你对 bob 出牌了"]
     digest = first["Full Set：有 1 局游戏在等你"]
-    reminder = later["Full Set：你和 bob 的对局快要超时了"]
+    reminder = later["Full Set：你与 bob 的对局快要超时了"]
     assert "alice，你好：" in turn.body
     assert "2026年11月5日 09:00 UTC" in turn.body
     assert "（还有 3\xa0日）做出决定" in turn.body
@@ -349,3 +349,19 @@ def test_it_sends_the_emails_from_the_worker(traveller, alice, bob):
     call_command("worker", "--once")
 
     assert addressees(mail.outbox) == ["alice@example.com"]
+
+
+def test_no_turn_email_goes_to_an_unconfirmed_address(traveller, alice, bob):
+    alice.email_confirmed = False
+    alice.save()
+    make_game([alice, bob])
+    assert send(traveller, timedelta(minutes=3)) == []
+
+
+def test_no_digest_goes_to_an_unconfirmed_address(traveller, alice, bob):
+    alice.email_confirmed = False
+    alice.email_digest = True
+    alice.email_notifications = False
+    alice.save()
+    make_game([alice, bob])
+    assert send() == []

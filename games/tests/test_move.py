@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from games import views
 from games.models import Game, Seat
 from games.rules.position import card_in
 from games.tests.helpers import ALICE, BOB, post_move, set_position, snapshot_of, state_of
@@ -335,3 +336,20 @@ def test_a_flood_of_posted_moves_is_refused_before_it_is_read(
     assert posted.redirect_chain == [(table_game.get_absolute_url(), 302)]
     assert "Too many moves at once" in posted.content.decode()
     assert Game.objects.get(pk=table_game.pk).version == table_game.version
+
+
+def test_moves_spread_over_one_second_still_count_against_the_bound(
+    client, alice, table_game, settings, monkeypatch
+):
+    client.force_login(alice)
+    settings.MOVES_PER_SECOND = 3
+    ticks = iter([1000.0, 1000.2, 1000.4, 1000.6, 1001.5])
+    monkeypatch.setattr(views, "monotonic", lambda: next(ticks))
+    set_position(table_game, "alice hand: red/yellow")
+    url = reverse("games:move", args=[table_game.code])
+
+    answers = [
+        client.post(url, {"kind": "junk"}, HTTP_HX_REQUEST="true").status_code for _ in range(5)
+    ]
+
+    assert answers == [400, 400, 400, 429, 400]  # the fourth within the second, the fifth after

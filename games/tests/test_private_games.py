@@ -5,10 +5,11 @@
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.chat import messages as chat
-from games.models import Game, Invitation
+from games.models import Game, Invitation, Seat
 from games.tests.test_consumer import connect, receive
 
 
@@ -145,3 +146,15 @@ async def test_it_tells_who_is_here_no_more_to_a_player_who_left_a_private_table
 
     assert closed
     assert not any('id="presence"' in frame and "bob" in frame for frame in frames)
+
+
+def test_an_invitation_to_someone_else_does_not_open_a_private_game(client, alice, bob, charlie):
+    game = Game.objects.create(host=alice, seat_count=2, private=True)
+    Seat.objects.create(game=game, user=alice, position=0)
+    Seat.objects.create(game=game, user=bob, position=1)
+    game.start()
+    Invitation.objects.create(game=game, user=charlie, invited_by=alice)
+    dave = get_user_model().objects.create_user("dave", "dave@example.com", "x-dave-42")
+    client.force_login(dave)
+
+    assert client.get(game.get_absolute_url()).status_code == 404

@@ -20,7 +20,7 @@ from games.play.vacation import VacationError, allowance, end_vacation, take_vac
 from games.rules.position import card_in
 
 from .conftest import START
-from .helpers import state_of
+from .helpers import set_position, state_of
 from .test_clock import hold_turn
 
 pytestmark = pytest.mark.django_db
@@ -321,3 +321,47 @@ def client_page(game, user):
     client = Client()
     client.force_login(user)
     return client.get(game.get_absolute_url()).text
+
+
+def test_someone_elses_vacation_does_not_stop_my_games_timeouts(traveller, alice, bob, charlie):
+    game = make_game([alice, bob], pace_days=1, reserve_days=0)
+    take_vacation(charlie, 10)  # charlie plays no game here
+    traveller.shift(2 * DAY)
+
+    assert enforce_deadlines() == 1
+    assert seat_of(game, alice).timeouts_in_row == 1
+
+
+def test_a_vacation_does_not_hold_a_live_games_new_decision(traveller, alice, bob):
+    game = make_game([alice, bob], pace="live", pace_seconds=60)
+    take_vacation(bob, 5)  # vacations are for correspondence games only
+
+    end_turn(game, alice)  # bob's turn begins now
+
+    mine = seat_of(game, bob)
+    assert mine.deadline - mine.awaited_since == timedelta(seconds=60)
+
+
+BIRTHDAY = """
+players: alice bob charlie
+turn: alice
+plays: 3
+alice hand: birthday 1M
+bob hand: pass_go
+bob bank: 2M 5M
+charlie hand: pass_go
+charlie bank: 2M 3M
+"""
+
+
+def test_the_games_deadline_is_the_earliest_of_its_seats(traveller, alice, bob, charlie):
+    game = make_game([alice, bob, charlie], pace_days=1)
+    state = set_position(game, BIRTHDAY)
+    take_vacation(charlie, 5)  # charlie's answer is awaited from the vacation's end
+
+    game.play(0, rules.Move.play(card_in(state, "alice", "hand", "birthday")))
+
+    game.refresh_from_db()
+    deadlines = dict(game.seats.values_list("position", "deadline"))
+    assert deadlines[1] < deadlines[2]
+    assert game.turn_deadline == deadlines[1]

@@ -336,3 +336,21 @@ def test_it_lets_staff_invite_as_often_as_they_like(client, settings, alice, bob
     for _ in range(3):
         assert invite(client, open_table(alice, private=True), "bob").status_code == 302
     assert Notification.objects.filter(user=bob).count() == 3
+
+
+def test_invitations_of_half_an_hour_ago_count_against_the_hours_bound(
+    client, settings, alice, django_user_model
+):
+    settings.INVITATIONS_PER_HOUR = 3
+    settings.OPEN_TABLES_PER_USER = 0
+    players = [django_user_model.objects.create_user(f"player{n}") for n in range(4)]
+    client.force_login(alice)
+    table = open_table(alice, seat_count=5, private=True)
+    with time_machine.travel(timezone.now() - timedelta(minutes=30)):
+        for player in players[:3]:
+            invite(client, table, player.username)
+
+    response = invite(client, table, players[3].username)
+
+    assert "You have sent 3 invitations in the last hour" in response.text
+    assert Invitation.objects.count() == 3
