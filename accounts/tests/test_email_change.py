@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.conftest import PASSWORD
+from accounts.throttle import EMAIL_CHANGES_PER_USER
 
 URL = reverse("accounts:email_change")
 SETTINGS = reverse("accounts:settings")
@@ -117,3 +118,22 @@ def test_it_speaks_chinese_to_a_chinese_player(client, alice, mailoutbox):
 
     assert "当前密码" in page.text
     assert mailoutbox[0].subject == "你的 Full Set 账户的电子邮件地址已更改"
+
+
+def test_it_changes_the_address_a_few_times_an_hour_at_most(client, alice, mailoutbox):
+    # Each change writes to two addresses: without a bound, to and fro floods a mailbox.
+    client.force_login(alice)
+
+    def change(n):
+        return client.post(URL, {"email": f"queen{n}@example.com", "current_password": PASSWORD})
+
+    answers = [change(n) for n in range(EMAIL_CHANGES_PER_USER)]
+    sent = len(mailoutbox)
+    refused = change(EMAIL_CHANGES_PER_USER)
+
+    assert [a.status_code for a in answers] == [302] * EMAIL_CHANGES_PER_USER
+    assert refused.status_code == 429
+    assert "You changed your email address several times in the last hour." in refused.text
+    alice.refresh_from_db()
+    assert alice.email == f"queen{EMAIL_CHANGES_PER_USER - 1}@example.com"
+    assert len(mailoutbox) == sent  # nothing written for the refused one

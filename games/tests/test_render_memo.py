@@ -632,3 +632,27 @@ def test_what_a_table_shows_is_keyed_alike_when_alike_and_apart_when_not():
     assert key(("alice", mark_safe("<b>"))) == key(("alice", mark_safe("<b>")))
     assert key(("alice", mark_safe("<b>"))) != key(("alice", mark_safe("<i>")))
     assert key(("alice", mark_safe("<b>"))) != key(("alice", "<b>"))
+
+
+def test_a_hand_card_is_never_drawn_from_another_card_of_the_same_number(alice, bob, monkeypatch):
+    # A card's number is its place in its game's deck: another edition or deck count gives
+    # the same number to another card, which the kept drawing must not stand for.
+    monkeypatch.setattr(board, "_entries", Memo(100))
+
+    def hand_card(position):
+        game = started_game([alice, bob])
+        set_position(game, f"players: alice bob\nturn: bob\n{position}")
+        with translation.override("en"):
+            [entry] = table_context(Game.objects.get(pk=game.pk), alice)["table"]["hand"]
+        return game, entry
+
+    game, five = hand_card("alice hand: 5M")
+    other, red = hand_card("alice hand: red")
+    red["card"]["id"] = five["card"]["id"]
+
+    with translation.override("en"):
+        first = board.hand_entry_html(five, game.version, game.get_absolute_url())
+        second = board.hand_entry_html(red, other.version, other.get_absolute_url())
+
+    assert first != second
+    assert "Red" in second and "5M money" not in second
