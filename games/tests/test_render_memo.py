@@ -648,7 +648,8 @@ def test_a_hand_card_is_never_drawn_from_another_card_of_the_same_number(alice, 
 
     game, five = hand_card("alice hand: 5M")
     other, red = hand_card("alice hand: red")
-    red["card"]["id"] = five["card"]["id"]
+    # A copy: the drawn card is shared, kept for every table that shows it (drawn_cards.card).
+    red = dict(red, card=dict(red["card"], id=five["card"]["id"]))
 
     with translation.override("en"):
         first = board.hand_entry_html(five, game.version, game.get_absolute_url())
