@@ -110,8 +110,15 @@ lobby:invite                       active    login/login  403/403      403/403  
 lobby:invite                       secret    login/login  404/404      403/403      302/302
 lobby:invite                       finished  login/login  403/403      403/403      302/302
 lobby:invite                       missing   login/login  404/404      404/404      404/404
+lobby:decline                      open      login/login  405/302      405/302      405/302
+lobby:decline                      private   login/login  405/302      405/302      405/302
+lobby:decline                      active    login/login  405/302      405/302      405/302
+lobby:decline                      secret    login/login  405/302      405/302      405/302
+lobby:decline                      finished  login/login  405/302      405/302      405/302
+lobby:decline                      missing   login/login  405/302      405/302      405/302
 
 favicon                            -         302/302      302/302      302/302      302/302
+set_language                       -         302/302      302/302      302/302      302/302
 
 accounts:signup                    -         200/200      302/302      302/302      302/302
 accounts:login                     -         200/200      302/302      302/302      302/302
