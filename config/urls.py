@@ -11,6 +11,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("how-to-play/", how_to_play, name="how_to_play"),
+    # Django's set_language: the footer's language buttons for visitors (templates/base.html).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # Pages link their icon (templates/base.html); browsers still ask for this
     # address on responses that are not pages (the admin, JSON). Lazy: the

@@ -52,3 +52,20 @@ async def test_it_renders_socket_fragments_in_the_browser_language(alice, charli
 
     assert "通信，每步 2 天" in html
     assert "增强版" in html
+
+
+@pytest.mark.django_db
+def test_a_visitor_switches_the_language_from_the_footer(client, alice):
+    page = client.get(reverse("how_to_play"), headers=ZH).text
+    assert 'action="/i18n/setlang/"' in page and 'value="en"' in page
+
+    response = client.post(
+        "/i18n/setlang/", {"language": "en", "next": reverse("how_to_play")}, headers=ZH
+    )
+
+    assert response.status_code == 302 and response.url == reverse("how_to_play")
+    english = client.get(reverse("how_to_play"), headers=ZH).text  # the cookie, not the browser
+    assert '<html lang="en">' in english
+    assert 'value="en" lang="en" aria-pressed="true"' in english
+    client.force_login(alice)  # a signed-in user's language is in their settings
+    assert 'action="/i18n/setlang/"' not in client.get(reverse("how_to_play")).text
