@@ -73,7 +73,8 @@ def test_it_refuses_a_used_link(client, alice, mailoutbox):
 
     response = client.get(link, follow=True)
 
-    assert "This link does not work" in response.text
+    assert "<title>This link does not work · Full Set</title>" in response.text  # as its h1
+    assert "This link does not work</h1>" in response.text
     assert 'name="new_password1"' not in response.text
 
 
