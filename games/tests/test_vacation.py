@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Vacation
@@ -365,3 +366,12 @@ def test_the_games_deadline_is_the_earliest_of_its_seats(traveller, alice, bob, 
     deadlines = dict(game.seats.values_list("position", "deadline"))
     assert deadlines[1] < deadlines[2]
     assert game.turn_deadline == deadlines[1]
+
+
+def test_the_days_field_is_described_by_its_help(client, alice):
+    client.force_login(alice)
+
+    page = client.get(reverse("accounts:settings")).text
+
+    assert 'id="vacation-days"' in page and 'aria-describedby="vacation-days-help"' in page
+    assert 'id="vacation-days-help"' in page
