@@ -231,6 +231,13 @@ class InviteForm(forms.Form):
             raise forms.ValidationError(
                 _("%(name)s already has a seat at this table."), params={"name": invitee.name}
             )
+        if has_blocked(self.game.host, invitee):
+            # They could not sit down (accounts.blocks.kept_from_table): tell the host, who
+            # knows whom they blocked, instead of sending an invitation that cannot work.
+            raise forms.ValidationError(
+                _("You have blocked %(name)s: unblock them on their profile to invite them."),
+                params={"name": invitee.name},
+            )
         invitation = self.game.invitations.filter(user=invitee).first()
         if invitation is not None and invitation.declined_at is not None:
             raise forms.ValidationError(

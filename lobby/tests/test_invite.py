@@ -1,6 +1,7 @@
 import pytest
 from django.urls import reverse
 
+from accounts.blocks import block
 from games.models import Invitation, Notification
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +151,15 @@ def test_declining_changes_only_ones_own_invitation(client, alice, bob, charlie,
     assert Invitation.objects.get().declined_at is None
     client.force_login(bob)
     assert len(client.get(reverse("lobby:home")).context["invitations"]) == 1
+
+
+def test_it_tells_the_host_who_blocked_the_player_to_unblock_them_first(
+    client, alice, bob, private_table
+):
+    block(alice, bob)
+    client.force_login(alice)
+
+    response = client.post(invite(private_table), {"username": "bob"})
+
+    assert "You have blocked bob: unblock them on their profile to invite them." in response.text
+    assert not Invitation.objects.exists() and not Notification.objects.exists()
