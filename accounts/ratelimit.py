@@ -3,7 +3,8 @@
 Who counts here:
 
 - accounts/throttle.py: failed logins, wrong current passwords, password
-  reset requests and sign-ups, per account, username or address
+  reset requests, sign-ups and email-address changes, per account, username
+  or address
   (`Limiter.hit`, fixed windows; the throttle's locks are built on these
   counts);
 - games/chat/messages.py: chat messages per user (`Limiter.take`, a sliding
@@ -13,6 +14,8 @@ Who counts here:
   window a user in the process's memory; a flood spread over N processes gets
   N times the bound, still a bound), and finished games' records downloaded
   per user (`Limiter.take`, falling back);
+- accounts/email/confirm.py: confirmation links sent again per user
+  (`Limiter.take`, falling back to the process's memory);
 - lobby/views.py: seats taken or left per user (`seating_too_fast`,
   `Limiter.take`, failing open): each redraws every seated player's header;
 

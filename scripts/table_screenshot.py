@@ -9,6 +9,7 @@ again whenever the card faces or the table page change:
     .venv/bin/python scripts/table_screenshot.py
 """
 
+import argparse
 import base64
 import os
 import socket
@@ -141,4 +142,6 @@ def photograph(url, cookie, path):
 
 
 if __name__ == "__main__":
+    # No options: --help tells what it does, and overwrites nothing.
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     main()

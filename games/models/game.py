@@ -280,7 +280,9 @@ class Game(models.Model):
         The game row is locked for the whole move so that two moves (two tabs, a
         timeout racing a player) are applied one after the other, each against
         the state the other left. A move made from an out-of-date board (its
-        `version` is not the current one) raises StaleBoard and changes nothing;
+        `version` older than the seat's question, `asked_at`: a seat answering
+        with others at once may answer from a version they moved on from)
+        raises StaleBoard and changes nothing;
         an illegal one raises rules.IllegalMove and changes nothing.
         """
         if not isinstance(move, rules.Move):
