@@ -313,6 +313,8 @@ def test_a_step_onto_another_page_brings_that_page_s_judged_decisions(
     part, listed = decisions(step)
     assert part.startswith('<div id="review-decisions" hx-swap-oob="true">')
     assert "Every judged decision of moves 41 to 60, in words" in part and listed == ["45"]
+    chances = re.findall(r"<td>([^<]*%[^<]*)</td>", part[: part.index("</details>")])
+    assert chances and all("%, " in c for c in chances)  # the list's separator, drawn alone too
     part, listed = decisions(empty)
     assert listed == [] and "No decision of these moves was judged." in part
 
