@@ -120,14 +120,15 @@ def may_watch(user, game):
     """Whether `user` may watch `game`'s table (its page and its socket).
 
     Everyone may once it has ended (docs/rules.md section 10); before, a private
-    game only its host, its players and the users invited to it.
+    game only its host, its players and the users invited to it who did not
+    decline.
     """
     if not game.private or game.status == Game.Status.FINISHED:
         return True
     return (
         user.pk == game.host_id
         or game.seats.filter(user=user).exists()
-        or game.invitations.filter(user=user).exists()
+        or game.invitations.filter(user=user, declined_at=None).exists()
     )
 
 

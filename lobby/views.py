@@ -754,7 +754,11 @@ def room_context(request, game):
         "idle_minutes": settings.OPEN_LIVE_TABLE_MINUTES,
         # Only the players of the previous game may sit at a rematch (Game.join): no
         # invitations, share link or computer players for anyone else.
-        "is_rematch": is_open and Game.objects.filter(rematch=game).exists(),
+        "is_rematch": (
+            is_open
+            and (is_host or my_seat is not None)
+            and Game.objects.filter(rematch=game).exists()
+        ),
     }
     if is_open and (is_host or my_seat is not None) and not context["is_rematch"]:
         context["share_path"] = reverse("lobby:share", args=[game.code, game.share_token])
@@ -770,7 +774,8 @@ def may_see(request, game):
     """Whether the user may see, and so join, the table.
 
     Anyone may see a public table; a private one only its host, its players,
-    the players invited to it and those who opened its share link.
+    the players invited to it (but for those who declined) and those who
+    opened its share link.
     """
     if not game.private:
         return True
@@ -781,7 +786,7 @@ def may_see(request, game):
         user.pk == game.host_id
         or game.code in request.session.get(SHARED_TABLES, [])
         or game.seats.filter(user=user).exists()
-        or game.invitations.filter(user=user).exists()
+        or game.invitations.filter(user=user, declined_at=None).exists()
     )
 
 

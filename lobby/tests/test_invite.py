@@ -163,3 +163,16 @@ def test_it_tells_the_host_who_blocked_the_player_to_unblock_them_first(
 
     assert "You have blocked bob: unblock them on their profile to invite them." in response.text
     assert not Invitation.objects.exists() and not Notification.objects.exists()
+
+
+def test_a_declined_invitation_no_longer_opens_the_private_table(client, alice, bob, private_table):
+    client.force_login(alice)
+    client.post(invite(private_table), {"username": "bob"})
+    client.force_login(bob)
+    assert client.get(reverse("lobby:table", args=[private_table.code])).status_code == 200
+
+    client.post(decline(private_table))
+
+    assert client.get(reverse("lobby:table", args=[private_table.code])).status_code == 404
+    client.post(reverse("lobby:join", args=[private_table.code]))
+    assert private_table.seat_of(bob) is None
