@@ -22,7 +22,8 @@ fill the first set must not keep a player off their own game, and a game in
 play is not had for the asking (the fair shares, games/play/limits.py).
 A socket over a bound is refused at its
 handshake, which the page's socket (htmx ws extension) sees as an abnormal
-closure and answers by trying again after a growing delay; the page works
+closure and answers by trying again after a random wait (at most 4 s for
+its first 15 tries, then growing: static/js/sockets.js); the page works
 without its socket.
 
 Sessions. A socket knows its user from the session it opened with, and a

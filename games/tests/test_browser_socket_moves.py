@@ -153,12 +153,12 @@ window.WebSocket = function (url, protocols) {
 };
 window.WebSocket.prototype = RealSocket.prototype;
 Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-window.dropGameSocket = function () {
+window.dropGameSocket = function (code) {
   const socket = window.gameSocket;
   const told = socket.onclose;
   socket.onclose = null;
   socket.close();
-  told(new CloseEvent("close", { code: 1006 }));
+  told(new CloseEvent("close", { code: code || 1006 }));
 };
 """
 
@@ -178,8 +178,9 @@ def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
         started_game,
         prepare=lambda page: page.add_init_script(REFUSING),
     )
-    waits = page.evaluate("() => [0, 1, 2, 6, 20].map((n) => htmx.config.wsReconnectDelay(n))")
-    assert all(0 <= wait <= 4000 for wait in waits)
+    waits = page.evaluate("() => [...Array(40).keys()].map(htmx.config.wsReconnectDelay)")
+    assert all(0 <= wait <= 4000 for wait in waits[:15])  # about half a minute of quick tries
+    assert all(0 <= wait <= 64000 for wait in waits[15:])  # then as htmx-ext-ws's own
     page.evaluate("() => { window.refuseSockets = true; window.dropGameSocket(); }")
 
     status = page.locator("#live-status")
@@ -190,5 +191,31 @@ def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
 
     page.wait_for_selector("#log >> text=alice banked 5M", timeout=9_000)
     expect(status).to_be_hidden()
+    assert errors == []
+    page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_whose_socket_ends_for_good_says_to_reload(
+    live_asgi_server, browser, alice, started_game
+):
+    """A close that is not tried again (4401: the session ended) is no "Reconnecting"."""
+    page, errors = open_live_table(
+        browser,
+        live_asgi_server,
+        alice,
+        started_game,
+        prepare=lambda page: page.add_init_script(REFUSING),
+    )
+
+    page.evaluate("() => window.dropGameSocket(4401)")
+
+    expect(page.locator("#live-status")).to_have_text(
+        "This page no longer follows the game: reload it.", timeout=2_000
+    )
+    page.wait_for_timeout(4_000)  # no "Reconnecting" after the quiet time either
+    expect(page.locator("#live-status")).to_have_text(
+        "This page no longer follows the game: reload it."
+    )
     assert errors == []
     page.context.close()

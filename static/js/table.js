@@ -27,8 +27,11 @@
   // While the socket is closed the table follows the game no more: after a moment (a
   // reconnect usually takes under one) #live-status says so. A socket that opens again means
   // the live layer is back (games/live/sockets.py refuses new sockets while it is away): the
-  // notice goes, the server's own "paused" one too, left from before a restart.
+  // notice goes, the server's own "paused" one too, left from before a restart. A close
+  // that htmx-ext-ws does not retry (an ended session, 4401; a flood, 4408; access lost)
+  // says at once that the page must be reloaded.
   const QUIET_CLOSE_MS = 3000;
+  const RETRIED = [1006, 1011, 1012, 1013]; // as htmx-ext-ws's socket.onclose
   let closedTimer = null;
 
   function liveStatus(text) {
@@ -49,8 +52,13 @@
     if (!isGameSocket(event)) return;
     socketOpen = false;
     sentForm = null;
-    if (closedTimer !== null) return; // counted from the first close: refused tries close too
     const page = event.target;
+    if (RETRIED.indexOf(event.detail.event.code) < 0) {
+      clearTimeout(closedTimer);
+      liveStatus(page.getAttribute("data-socket-ended-text"));
+      return;
+    }
+    if (closedTimer !== null) return; // counted from the first close: refused tries close too
     closedTimer = setTimeout(function () {
       liveStatus(page.getAttribute("data-socket-closed-text"));
     }, QUIET_CLOSE_MS);
