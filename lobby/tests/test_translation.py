@@ -69,3 +69,15 @@ def test_a_visitor_switches_the_language_from_the_footer(client, alice):
     assert 'value="en" lang="en" aria-pressed="true"' in english
     client.force_login(alice)  # a signed-in user's language is in their settings
     assert 'action="/i18n/setlang/"' not in client.get(reverse("how_to_play")).text
+
+
+@pytest.mark.django_db
+def test_it_lists_the_players_of_a_table_with_the_chinese_comma(client, alice, bob):
+    game = open_table(alice, bob)
+    client.force_login(alice)
+
+    page = client.get(reverse("lobby:home"), headers=ZH).text
+
+    row = page[page.index(f'href="{reverse("lobby:table", args=[game.code])}"') :]
+    names = row[row.index(">") + 1 : row.index("</a>")]
+    assert names == f"{alice.name}、{bob.name}"
