@@ -143,7 +143,7 @@ def recent_games(user, count=10):
             "review_url": link("games:review", code),
             "ended_text": date_text(ended_at, "DATE_FORMAT"),
             "result": RESULTS.get(result, result),
-            "seats": everyone[game_id],
+            "opponents": [seat for seat in everyone[game_id] if seat.pk != user.pk],
         }
         for game_id, code, ended_at, result in seats
     ]

@@ -1,6 +1,7 @@
 """The statistics on a profile, head-to-head records and the leaderboard (issue 5)."""
 
 import importlib
+import re
 
 import pytest
 from django.apps import apps as django_apps
@@ -36,6 +37,15 @@ def test_it_shows_results_rates_streaks_and_ratings(client, alice, bob, charlie)
     assert context["best"].delta > 0 and context["worst"].delta < 0
     assert context["best"].game.code in response.text
     assert [line["game"].ended_at.hour for line in context["recent_games"]] == [15, 14, 13]
+    # Her opponents only, whatever her seat: no separator left hanging after the last of them.
+    assert [[s.name for s in line["opponents"]] for line in context["recent_games"]] == [
+        [bob.name],
+        [bob.name, charlie.name],
+        [bob.name],
+    ]
+    bobs = client.get(bob.get_absolute_url()).text  # bob sat last in two of them
+    assert bobs.count(f">{alice.name}</a>\n    </li>") == 2
+    assert not re.search(r"</a>, \s*</li>", bobs)
 
 
 def test_it_shows_the_favourite_action_cards_and_rent_per_game(client, alice):
