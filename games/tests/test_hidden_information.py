@@ -30,6 +30,7 @@ the log stay as each player sees them, and are scanned to the end.
 
 import asyncio
 import copy
+import gc
 import json
 import random
 import re
@@ -49,6 +50,7 @@ from games.play.emails import send_due_emails
 from games.rules.bots import random_move
 from games.rules.cards import HEIR, SPEEDING
 from games.table.labels import fields
+from games.table.memo import Memo
 from games.tests.conftest import PASSWORD, START
 from games.tests.review_helpers import started_game
 
@@ -223,7 +225,19 @@ def shuffled_hidden(snapshot, seat, rng):
     return data
 
 
-def same_pages_whatever_is_hidden(viewers, rng, where):
+def forget_drawn():
+    """Empty every Memo of the process, so that the next pages are drawn from the game as it is.
+
+    What the table draws is kept by game and version (games/table/memo.py): a snapshot changed
+    under the same version would otherwise be answered with the first drawing, whatever the
+    new one would show.
+    """
+    for memo in [o for o in gc.get_objects() if isinstance(o, Memo)]:
+        with memo._lock:
+            memo._entries.clear()
+
+
+def same_pages_whatever_is_hidden(viewers, rng, where, deal=shuffled_hidden):
     """Return the pages of each viewer that change when what they may not see is dealt again."""
     game = viewers.game
     game.refresh_from_db()
@@ -234,8 +248,10 @@ def same_pages_whatever_is_hidden(viewers, rng, where):
         for user, seat, client in viewers:
             # The first visit reads notifications, which the header counts: fetch once before.
             fetch(client, *pages[0][1:])
+            forget_drawn()
             before = [normal(fetch(client, m, url, h)) for _n, m, url, h in pages]
-            Game.objects.filter(pk=game.pk).update(snapshot=shuffled_hidden(snapshot, seat, rng))
+            Game.objects.filter(pk=game.pk).update(snapshot=deal(snapshot, seat, rng))
+            forget_drawn()
             after = [normal(fetch(client, m, url, h)) for _n, m, url, h in pages]
             Game.objects.filter(pk=game.pk).update(snapshot=snapshot)
             changed += [
@@ -280,6 +296,23 @@ def three_player_game(alice, bob, charlie):
         options={"enhanced": True},
         seed=GAME_SEED,
     )
+
+
+@pytest.mark.one_database
+@pytest.mark.django_db
+def test_the_check_by_dealing_again_sees_a_change_of_what_a_viewer_may_see(
+    three_player_game, alice, bob, charlie, dave
+):
+    """The check can fail: dealt again with their own hand, every player's table changes."""
+    viewers = Viewers(three_player_game, [alice, bob, charlie], dave)
+
+    def with_own_hand(snapshot, seat, rng):
+        return shuffled_hidden(snapshot, None, rng)  # no seat: every hand is dealt again
+
+    changed = same_pages_whatever_is_hidden(viewers, random.Random(0), "test", with_own_hand)
+
+    for player in ("alice", "bob", "charlie"):
+        assert f"test, table as {player} changes with cards they cannot see" in changed
 
 
 # The pages are drawn from the game's state, the same on either database: the SQLite run only.
