@@ -66,7 +66,10 @@ def test_it_posts_the_move_while_the_socket_is_not_open(
     posts = posts_to(page, f"/games/{started_game.code}/move/")
     page.evaluate(COUNT_SENDS)
     # As the extension tells a closed socket (it reconnects after a pause).
-    page.evaluate("() => htmx.trigger(document.querySelector('.game-page'), 'htmx:wsClose')")
+    page.evaluate(
+        "() => htmx.trigger(document.querySelector('.game-page'), 'htmx:wsClose',"
+        " { event: { code: 1006 } })"
+    )
 
     page.click(f'details[data-card-menu="{five}"] > summary')
     page.click("text=Bank it (5M)")

@@ -53,7 +53,8 @@
     socketOpen = false;
     sentForm = null;
     const page = event.target;
-    if (RETRIED.indexOf(event.detail.event.code) < 0) {
+    const closing = event.detail && event.detail.event;
+    if (closing && RETRIED.indexOf(closing.code) < 0) {
       clearTimeout(closedTimer);
       liveStatus(page.getAttribute("data-socket-ended-text"));
       return;
