@@ -166,6 +166,12 @@ window.dropGameSocket = function (code) {
 """
 
 
+def open_refusable_table(browser, server, user, game):
+    """Open `game`'s table with REFUSING's controls over its sockets."""
+    prepare = lambda page: page.add_init_script(REFUSING)  # noqa: E731
+    return open_live_table(browser, server, user, game, prepare=prepare)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
     live_asgi_server, browser, alice, started_game
@@ -174,13 +180,7 @@ def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
     reconnecting, and tries again every few seconds at most, not htmx-ext-ws's 64."""
     state = set_position(started_game, "alice hand: 5M red")
     five = card_in(state, "alice", "hand", "5M")
-    page, errors = open_live_table(
-        browser,
-        live_asgi_server,
-        alice,
-        started_game,
-        prepare=lambda page: page.add_init_script(REFUSING),
-    )
+    page, errors = open_refusable_table(browser, live_asgi_server, alice, started_game)
     waits = page.evaluate("() => [...Array(40).keys()].map(htmx.config.wsReconnectDelay)")
     assert all(0 <= wait <= 4000 for wait in waits[:15])  # about half a minute of quick tries
     assert all(0 <= wait <= 64000 for wait in waits[15:])  # then as htmx-ext-ws's own
@@ -203,13 +203,7 @@ def test_a_table_whose_socket_ends_for_good_says_to_reload(
     live_asgi_server, browser, alice, started_game
 ):
     """A close that is not tried again (4401: the session ended) is no "Reconnecting"."""
-    page, errors = open_live_table(
-        browser,
-        live_asgi_server,
-        alice,
-        started_game,
-        prepare=lambda page: page.add_init_script(REFUSING),
-    )
+    page, errors = open_refusable_table(browser, live_asgi_server, alice, started_game)
 
     page.evaluate("() => window.dropGameSocket(4401)")
 
