@@ -5,6 +5,7 @@ from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm as DjangoPasswordChangeForm,
     PasswordResetForm as DjangoPasswordResetForm,
+    SetPasswordForm as DjangoSetPasswordForm,
     UserCreationForm,
 )
 from django.utils import translation
@@ -163,7 +164,25 @@ class PasswordResetForm(DjangoPasswordResetForm):
             super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
-class PasswordChangeForm(CurrentPasswordMixin, DjangoPasswordChangeForm):
+class PasswordOnlySaved:
+    """Save the password alone, not the whole user row read when the request began.
+
+    Django's forms save every column: a settings page saved meanwhile, or the
+    worker's claim of a daily digest, would be written back as they were.
+    """
+
+    def set_password_and_save(self, user, password_field_name="password1", commit=True):
+        user.set_password(self.cleaned_data[password_field_name])
+        if commit:
+            user.save(update_fields=["password"])
+        return user
+
+
+class SetPasswordForm(PasswordOnlySaved, DjangoSetPasswordForm):
+    """Django's new password from a reset link, saved alone."""
+
+
+class PasswordChangeForm(PasswordOnlySaved, CurrentPasswordMixin, DjangoPasswordChangeForm):
     """Django's password change, its current password throttled like the email change's."""
 
     @property

@@ -19,6 +19,7 @@ from accounts.forms import (
     LoginForm,
     PasswordChangeForm,
     PasswordResetForm,
+    SetPasswordForm,
     SettingsForm,
     SignupForm,
     VacationForm,
@@ -198,6 +199,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     on the username must not keep the owner out with their new password.
     """
 
+    form_class = SetPasswordForm
     template_name = "accounts/password_reset_confirm.html"
 
     def form_valid(self, form):
@@ -342,7 +344,12 @@ def settings_page(request):
         if form.is_valid():
             try:
                 with transaction.atomic():
-                    user = form.save()
+                    # Its own fields only: a whole row read before a password changed
+                    # meanwhile would write the old password back (and keep a stolen
+                    # session, whose hash it matches, while logging the owner out).
+                    changed = form.save(commit=False)
+                    changed.save(update_fields=form._meta.fields)
+                user = changed
             except IntegrityError:  # another player took the display name meanwhile
                 form.add_error("display_name", _("Another player already goes by this name."))
         if user is not None:

@@ -1,6 +1,11 @@
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
+
+from accounts.forms import PasswordChangeForm, SettingsForm
+from accounts.models import User
+from accounts.tests.conftest import PASSWORD
 
 URL = reverse("accounts:settings")
 
@@ -277,3 +282,49 @@ def test_it_says_that_accepting_at_once_tells_the_others(client, alice):
     response = client.get(URL)
 
     assert "The other players can then tell" in response.text
+
+
+def test_saving_the_settings_keeps_a_password_changed_meanwhile(client, alice, monkeypatch):
+    # A stolen session saving the settings in a loop, while the owner changes the password:
+    # the row read before the change must not write the old password back.
+    client.force_login(alice)
+    real = SettingsForm.is_valid
+
+    def changed_meanwhile(form):
+        owner = User.objects.get(pk=alice.pk)
+        owner.set_password("a-new-password-42")
+        owner.save(update_fields=["password"])
+        return real(form)
+
+    monkeypatch.setattr(SettingsForm, "is_valid", changed_meanwhile)
+    client.post(URL, _form(display_name="Queen of Hearts"))
+
+    alice.refresh_from_db()
+    assert alice.check_password("a-new-password-42")
+    assert alice.display_name == "Queen of Hearts"
+    assert client.get(URL).status_code == 302  # the old session ends with the old password
+
+
+def test_a_password_change_keeps_what_was_saved_meanwhile(client, alice, monkeypatch):
+    # A daily digest claimed while the new password is hashed stays claimed.
+    client.force_login(alice)
+    claimed = timezone.now()
+    real = PasswordChangeForm.clean_old_password
+
+    def claimed_meanwhile(form):
+        User.objects.filter(pk=alice.pk).update(digest_sent_at=claimed, turn_sound=True)
+        return real(form)
+
+    monkeypatch.setattr(PasswordChangeForm, "clean_old_password", claimed_meanwhile)
+    client.post(
+        reverse("accounts:password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "x-new-pw-2024",
+            "new_password2": "x-new-pw-2024",
+        },
+    )
+
+    alice.refresh_from_db()
+    assert alice.check_password("x-new-pw-2024")
+    assert alice.digest_sent_at == claimed and alice.turn_sound
