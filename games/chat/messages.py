@@ -24,6 +24,7 @@ from accounts.ratelimit import FAIL_OPEN, Limiter, Rate
 from config import statements
 from games.models import ChatMessage, ChatMute, Game, Report, group_name, group_send
 from games.models.chat import PHRASES  # noqa: F401  (the quick phrases, for the chat panel)
+from games.play.limits import lock_account
 
 MAX_LENGTH = 500
 # A user may send RATE_COUNT messages in RATE_SECONDS, in all their games together.
@@ -157,19 +158,23 @@ def report(message, user):
     """Record `user`'s report of `message` (once); a message of their own is not reported.
 
     A reader files at most REPORTS_A_DAY reports in 24 hours: enough for any
-    honest table, too few to bury the moderators' list.
+    honest table, too few to bury the moderators' list. Counted under the
+    reader's row lock, as the fair shares are: reports sent at once are
+    counted one after the other.
     """
     if message.user_id == user.pk:
         raise ChatError(gettext("You cannot report your own message."))
-    if Report.objects.filter(message=message, reporter=user).exists():
-        return
-    since = timezone.now() - timedelta(days=1)
-    if Report.objects.filter(reporter=user, created_at__gte=since).count() >= REPORTS_A_DAY:
-        raise ChatError(
-            gettext("You have sent %(count)s reports today: try again tomorrow.")
-            % {"count": REPORTS_A_DAY}
-        )
-    Report.objects.get_or_create(message=message, reporter=user)
+    with transaction.atomic():
+        lock_account(user)
+        if Report.objects.filter(message=message, reporter=user).exists():
+            return
+        since = timezone.now() - timedelta(days=1)
+        if Report.objects.filter(reporter=user, created_at__gte=since).count() >= REPORTS_A_DAY:
+            raise ChatError(
+                gettext("You have sent %(count)s reports today: try again tomorrow.")
+                % {"count": REPORTS_A_DAY}
+            )
+        Report.objects.get_or_create(message=message, reporter=user)
 
 
 # --- reading ----------------------------------------------------------------------------------

@@ -1,15 +1,19 @@
 """The table chat over HTTP: who may write where, what is shown to whom, limits, review, reports."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.blocks import block
 from games import rules
 from games.chat import messages as chat
-from games.chat.messages import SHOWN, ChatMessage, Report
+from games.chat.messages import REPORTS_A_DAY, SHOWN, ChatMessage, Report
 from games.models import Game
 from games.play.bots import fill_with_bots
 from games.tests.review_helpers import stored_game
@@ -351,3 +355,28 @@ def test_nobody_reports_their_own_message(table_game, alice):
     message = chat.post(table_game, alice, 0, text="hello")
     with pytest.raises(chat.ChatError):
         chat.report(message, alice)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reports_sent_at_once_are_counted_one_after_the_other(table_game, alice, bob):
+    said = [
+        ChatMessage.objects.create(game=table_game, user=alice, room="players", text=f"m{n}")
+        for n in range(REPORTS_A_DAY + 9)
+    ]
+    for message in said[: REPORTS_A_DAY - 1]:
+        Report.objects.create(message=message, reporter=bob)
+    login = Client()
+    login.force_login(bob)
+    at_once = threading.Barrier(10)
+
+    def report(message):
+        client = Client()
+        client.cookies[settings.SESSION_COOKIE_NAME] = login.cookies[settings.SESSION_COOKIE_NAME]
+        url = reverse("games:chat_report", args=[table_game.code, message.pk])
+        at_once.wait(timeout=30)
+        return client.post(url, headers={"HX-Request": "true"}).status_code
+
+    with ThreadPoolExecutor(10) as pool:
+        list(pool.map(report, said[REPORTS_A_DAY - 1 :]))
+
+    assert Report.objects.filter(reporter=bob).count() == REPORTS_A_DAY
