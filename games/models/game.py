@@ -521,7 +521,7 @@ class Game(models.Model):
         for position in newly_awaited:
             # A new decision may be reminded of again (the worker claims reminders as it
             # sends, never for a seat not yet awaited): saved with the clocks, below.
-            seats[position].reminded = False
+            seats[position].remind_again()
         self.snapshot = state.to_json()
         self.turn_number = state.turns
         if state.over:
@@ -888,6 +888,14 @@ class Seat(models.Model):
         if changed:
             save_fields(self, list(changed))
         self._loaded_clock = now
+
+    def remind_again(self):
+        """Let the worker remind of this seat's new decision: `reminded` is written even if it
+        was read False, since the worker may have claimed the last decision's reminder (its
+        UPDATE does not wait for the game's lock) after this seat was read."""
+        self.reminded = False
+        if getattr(self, "_loaded_clock", None) is not None:
+            self._loaded_clock = {**self._loaded_clock, "reminded": None}
 
     def start_clock(self, now, period):
         self.awaited_since = now

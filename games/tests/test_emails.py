@@ -21,6 +21,7 @@ from games.play import emails
 from games.play.emails import send_due_emails
 
 from .conftest import START
+from .helpers import set_position
 
 pytestmark = pytest.mark.django_db
 
@@ -365,3 +366,28 @@ def test_no_digest_goes_to_an_unconfirmed_address(traveller, alice, bob):
     alice.save()
     make_game([alice, bob])
     assert send() == []
+
+
+def test_a_reminder_claimed_during_a_move_leaves_the_next_decision_remindable(
+    alice, bob, monkeypatch
+):
+    # The worker's claim does not wait for the game's lock: it may land between the move's
+    # reading of the seats and its writing of their clocks (here, in the move's transaction).
+    game = make_game([alice, bob])
+    set_position(game, "alice hand: 5M 1M 2M 3M 4M 10M red red red\nbob hand: 1M")
+    game.refresh_from_db()
+    before = Seat.objects.get(game=game, position=0)
+    apply = rules.apply
+
+    def claimed_meanwhile(state, seat, move):
+        Seat.objects.filter(
+            pk=before.pk, reminded=False, awaited_since=before.awaited_since
+        ).update(reminded=True)  # as emails._send_reminders claims it
+        return apply(state, seat, move)
+
+    monkeypatch.setattr(rules, "apply", claimed_meanwhile)
+    game.play(0, rules.Move.end())  # over 7 cards: alice's discard is a new decision
+
+    after = Seat.objects.get(pk=before.pk)
+    assert after.awaited_since != before.awaited_since
+    assert after.reminded is False
