@@ -460,7 +460,10 @@ def email_change(request):
                 with transaction.atomic():
                     # A new address is confirmed anew (accounts/email/confirm.py).
                     form.instance.email_confirmed = False
-                    user = form.save()
+                    changed = form.save(commit=False)
+                    # These two only: not a password or settings changed meanwhile.
+                    changed.save(update_fields=["email", "email_confirmed"])
+                user = changed
             except IntegrityError:  # another account took the address meanwhile
                 form.add_error("email", _("Another account already uses this email address."))
             else:

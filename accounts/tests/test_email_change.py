@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from accounts.forms import EmailChangeForm
+from accounts.models import User
 from accounts.tests.conftest import PASSWORD
 from accounts.throttle import EMAIL_CHANGES_PER_USER
 
@@ -137,3 +139,19 @@ def test_it_changes_the_address_a_few_times_an_hour_at_most(client, alice, mailo
     alice.refresh_from_db()
     assert alice.email == f"queen{EMAIL_CHANGES_PER_USER - 1}@example.com"
     assert len(mailoutbox) == sent  # nothing written for the refused one
+
+
+def test_it_keeps_what_was_saved_meanwhile(client, alice, monkeypatch):
+    client.force_login(alice)
+    real = EmailChangeForm.is_valid
+
+    def changed_meanwhile(form):
+        User.objects.filter(pk=alice.pk).update(turn_sound=True, display_name="Queen")
+        return real(form)
+
+    monkeypatch.setattr(EmailChangeForm, "is_valid", changed_meanwhile)
+    client.post(URL, {"email": "queen@example.com", "current_password": PASSWORD})
+
+    alice.refresh_from_db()
+    assert alice.email == "queen@example.com"
+    assert alice.turn_sound and alice.display_name == "Queen"
