@@ -207,12 +207,18 @@ class Game(models.Model):
                 game.seating_changed(also=user.pk)
         return self
 
-    def cancel(self, reason=""):
-        """Close a table that has not started; `reason` is IDLE when nobody sat down for long."""
+    def cancel(self, reason="", idle_since=None):
+        """Close a table that has not started; `reason` is IDLE when nobody sat down for long.
+
+        `idle_since`: the worker found nobody sat down after it, before this lock; someone
+        who sat down since keeps the table open.
+        """
         with transaction.atomic():
             game = locked_game(self.pk)
             if game.status != Game.Status.OPEN:
                 raise SeatingError(_("Only a table that has not started can be cancelled."))
+            if idle_since is not None and game.seats.filter(joined_at__gte=idle_since).exists():
+                raise SeatingError(_("Someone sat down at this table meanwhile."))
             game.status = Game.Status.CANCELLED
             game.ended_at = timezone.now()
             game.end_reason = reason

@@ -96,8 +96,8 @@ def close_idle_tables(now=None):
         if _waiting_key(game.code) in waiting:
             continue
         try:
-            game.cancel(reason=Game.IDLE)
+            game.cancel(reason=Game.IDLE, idle_since=since)
             closed += 1
         except SeatingError:
-            pass  # it started or closed meanwhile
+            pass  # it started, closed or had someone sit down meanwhile
     return closed

@@ -129,3 +129,21 @@ async def test_the_hosts_waiting_room_socket_says_the_host_is_there(alice, bob):
     await host.disconnect()
 
     assert connected and await sync_to_async(cache.get)(key) == 1
+
+
+def test_a_player_sitting_down_while_the_worker_looks_keeps_the_table_open(alice, bob, monkeypatch):
+    # The worker finds the table idle, then bob sits down before its cancel takes the lock.
+    with time_machine.travel(T0, tick=False) as traveller:
+        game = open_table(alice, seat_count=3)
+        traveller.shift(timedelta(minutes=31))
+        real_cancel = Game.cancel
+
+        def sat_down_first(table, **fields):
+            Game.objects.get(pk=game.pk).join(bob)
+            return real_cancel(table, **fields)
+
+        monkeypatch.setattr(Game, "cancel", sat_down_first)
+
+        assert clocks.close_idle_tables() == 0
+
+    assert status(game) == Game.Status.OPEN and game.seat_of(bob) == 1
