@@ -114,3 +114,25 @@ def test_a_process_that_cannot_start_stops_those_started_before_it(monkeypatch, 
 
     assert len(started) == 1 and not started[0].alive, "the Daphne started first is stopped"
     assert listeners[0].fileno() == -1, "the listening socket is closed"
+
+
+def test_its_sockets_are_never_closed_for_their_age(monkeypatch, settings):
+    from django.core.management import call_command
+
+    from games.management.commands import serve
+
+    settings.DEBUG = True  # no collectstatic needed
+    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)
+    commands = []
+
+    def popen(command, **kwargs):
+        commands.append(command)
+        raise OSError("not started")
+
+    monkeypatch.setattr(serve.subprocess, "Popen", popen)
+    with pytest.raises(OSError, match="not started"):
+        call_command("serve", "--processes", "1", "--port", "0")
+
+    [daphne] = commands
+    at = daphne.index("--websocket_timeout")
+    assert daphne[at + 1] == "-1"  # Daphne's default closes each after a day

@@ -69,6 +69,10 @@ class Command(BaseCommand):
             "--fd",
             str(listener.fileno()),
             "--no-server-name",
+            # Daphne closes a socket after a day by default (code 1000, which the pages'
+            # htmx-ext-ws does not retry): a correspondence table left open would stop.
+            "--websocket_timeout",
+            "-1",
         ]
         if proxy_headers:
             daphne.append("--proxy-headers")
