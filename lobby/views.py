@@ -395,9 +395,10 @@ def decline(request, code):
     with transaction.atomic():
         declined = Invitation.objects.filter(game__code=code, user=user, declined_at=None)
         if declined.update(declined_at=now):
+            # Gone, not read: it would link to a table no longer open to them.
             Notification.objects.filter(
-                user=user, game__code=code, kind=Notification.Kind.INVITED, read_at=None
-            ).update(read_at=now)
+                user=user, game__code=code, kind=Notification.Kind.INVITED
+            ).delete()
             transaction.on_commit(lambda: broadcast_users({user.pk}))
     messages.info(request, _("The invitation is declined."))
     return redirect("lobby:home")

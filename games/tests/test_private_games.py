@@ -158,3 +158,17 @@ def test_an_invitation_to_someone_else_does_not_open_a_private_game(client, alic
     client.force_login(dave)
 
     assert client.get(game.get_absolute_url()).status_code == 404
+
+
+def test_a_declined_invitee_cannot_watch_the_private_game_in_play(client, alice, bob, charlie):
+    game = Game.objects.create(host=alice, seat_count=2, private=True)
+    Seat.objects.create(game=game, user=alice, position=0)
+    Seat.objects.create(game=game, user=charlie, position=1)
+    Invitation.objects.create(game=game, user=bob, invited_by=alice)
+    game.start()
+    client.force_login(bob)
+    assert client.get(game.get_absolute_url()).status_code == 200
+
+    client.post(reverse("lobby:decline", args=[game.code]))
+
+    assert client.get(game.get_absolute_url()).status_code == 404
