@@ -223,3 +223,27 @@ def test_a_table_whose_socket_ends_for_good_says_to_reload(
     )
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_reconnecting_for_long_says_what_may_help(
+    live_asgi_server, browser, alice, started_game
+):
+    """After the quick tries, the session may have ended meanwhile: refused, as any socket."""
+
+    def prepare(page):
+        page.clock.install()
+        page.add_init_script(REFUSING)
+
+    page, errors = open_live_table(browser, live_asgi_server, alice, started_game, prepare=prepare)
+    page.evaluate("() => { window.refuseSockets = true; window.dropGameSocket(); }")
+    status = page.locator("#live-status")
+
+    page.clock.run_for(3_500)
+    expect(status).to_contain_text("Reconnecting")
+    page.clock.run_for(40_000)
+    expect(status).to_have_text(
+        "Still reconnecting: if this lasts, reload the page (you may need to log in again)."
+    )
+    assert errors == []
+    page.context.close()

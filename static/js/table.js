@@ -31,6 +31,10 @@
   // that htmx-ext-ws does not retry (an ended session, 4401; a flood, 4408; access lost)
   // says at once that the page must be reloaded.
   const QUIET_CLOSE_MS = 3000;
+  // Still closed after the quick tries (static/js/sockets.js): perhaps the site is away for
+  // long, perhaps the session ended meanwhile (its socket is then refused, as any) - the
+  // page cannot tell, and says what helps in both.
+  const LONG_CLOSE_MS = 40000;
   const RETRIED = [1006, 1011, 1012, 1013]; // as htmx-ext-ws's socket.onclose
   let closedTimer = null;
 
@@ -62,6 +66,9 @@
     if (closedTimer !== null) return; // counted from the first close: refused tries close too
     closedTimer = setTimeout(function () {
       liveStatus(page.getAttribute("data-socket-closed-text"));
+      closedTimer = setTimeout(function () {
+        liveStatus(page.getAttribute("data-socket-long-text"));
+      }, LONG_CLOSE_MS - QUIET_CLOSE_MS);
     }, QUIET_CLOSE_MS);
   });
   // A form sent once is not sent again until the socket answers (its board, or the flash
