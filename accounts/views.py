@@ -348,7 +348,7 @@ def settings_page(request):
                     # meanwhile would write the old password back (and keep a stolen
                     # session, whose hash it matches, while logging the owner out).
                     changed = form.save(commit=False)
-                    changed.save(update_fields=form._meta.fields)
+                    changed.save(update_fields=SettingsForm.Meta.fields)
                 user = changed
             except IntegrityError:  # another player took the display name meanwhile
                 form.add_error("display_name", _("Another player already goes by this name."))

@@ -339,7 +339,7 @@ def invite(request, code):
         return redirect("lobby:table", code)
     if game.status != Game.Status.OPEN:
         return _refuse(request, game, _closed_message(game))
-    if Game.objects.filter(rematch=game).exists():
+    if game.rematch_of_game() is not None:
         # Its players were asked already, on the game that ended (Game.ask_rematch).
         return _refuse(
             request, game, _("Only the players of the previous game can join its rematch.")
@@ -756,9 +756,7 @@ def room_context(request, game):
         # Only the players of the previous game may sit at a rematch (Game.join): no
         # invitations, share link or computer players for anyone else.
         "is_rematch": (
-            is_open
-            and (is_host or my_seat is not None)
-            and Game.objects.filter(rematch=game).exists()
+            is_open and (is_host or my_seat is not None) and game.rematch_of_game() is not None
         ),
     }
     if is_open and (is_host or my_seat is not None) and not context["is_rematch"]:

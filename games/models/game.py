@@ -182,7 +182,7 @@ class Game(models.Model):
                 return self
             if len(taken) >= game.seat_count:
                 raise SeatingError(_("This table is full."))
-            previous = Game.objects.filter(rematch=game).first()
+            previous = game.rematch_of_game()
             if previous is not None and not previous.seats.filter(user=user).exists():
                 raise SeatingError(_("Only the players of the previous game can join its rematch."))
             position = min(set(range(game.seat_count)) - taken)
@@ -193,6 +193,10 @@ class Game(models.Model):
                 game.seating_changed()
         self.refresh_from_db()
         return self
+
+    def rematch_of_game(self):
+        """Return the finished game this table is the rematch of (ask_rematch), or None."""
+        return Game.objects.filter(rematch=self).first()
 
     def leave(self, user):
         """Give up `user`'s seat at a table that has not started (the host cancels instead)."""
