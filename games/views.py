@@ -4,6 +4,7 @@ Then the pages of finished games: reviews, records and lists.
 """
 
 import re
+from functools import partial
 from time import monotonic
 from urllib.parse import urlencode
 
@@ -202,13 +203,13 @@ def come_back(request, code):
     game, _seat = _get_game_for_player(request, code)
     try:
         with transaction.atomic():
-            absent = game.seats.filter(user=request.user, absent=True).first()
-            # A player who resigned is absent too, and is told so by come_back, not the share.
-            coming_back = absent is not None and absent.position not in game.state().resigned
-            if coming_back and not game.seats.exclude(user__bot_level="").exists():
+            check_share = None
+            if not game.seats.exclude(user__bot_level="").exists():
+                # The account first, then the game (as joining a table): the seat's
+                # absence is read under the game's lock, where a timeout cannot change it.
                 limits.lock_account(request.user)
-                limits.check_seats(request.user, game.pace)
-            game.come_back(request.user)
+                check_share = partial(limits.check_seats, request.user, game.pace)
+            game.come_back(request.user, check_share=check_share)
     except SeatingError as e:
         messages.error(request, str(e))
     return _board_or_redirect(request, game)

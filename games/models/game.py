@@ -376,8 +376,12 @@ class Game(models.Model):
         self.refresh_from_db()
         return True
 
-    def come_back(self, user):
-        """Give an absent player their seat back: the game waits for them again."""
+    def come_back(self, user, check_share=None):
+        """Give an absent player their seat back: the game waits for them again.
+
+        `check_share`, if given, is called under the game's lock before an absent seat is
+        taken back, and refuses it (SeatingError) when the player holds their share.
+        """
         with transaction.atomic():
             game = locked_game(self.pk)
             if game.status != Game.Status.ACTIVE:
@@ -390,6 +394,8 @@ class Game(models.Model):
                     _("You resigned: your seat is played by the defaults to the end.")
                 )
             if seat.absent:
+                if check_share is not None:
+                    check_share()
                 seat.absent = False
                 seat.timeouts_in_row = 0
                 seat.save(update_fields=["absent", "timeouts_in_row"])

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rules
-from games.models import Game, Move, Notification, Seat, StaleBoard
+from games.models import Game, Move, Notification, Seat, StaleBoard, game as game_module
 from games.models.game import _Before
 from games.play.clocks import enforce_deadlines
 from games.rules.position import card_in
@@ -427,6 +427,32 @@ def test_taking_a_seat_back_takes_a_seat_of_the_players_share(
     Game.objects.filter(pk=elsewhere.pk).update(status=Game.Status.CANCELLED)
     client.post(reverse("games:come_back", args=[live.code]))
     assert not seat(live, loser).absent
+
+
+def test_a_seat_marked_absent_while_its_player_comes_back_still_takes_a_share(
+    client, traveller, live_trio, settings, monkeypatch
+):
+    # The seat's absence is read under the game's lock: a timeout that marks it absent
+    # just before (here: as the lock is taken) cannot let it past the share.
+    live = live_trio
+    user = seat(live, 1).user
+    settings.LIVE_GAMES_PER_USER = 1
+    elsewhere = Game.objects.create(host=user, seat_count=2)
+    elsewhere.join(user)
+    real_lock = game_module.locked_game
+
+    def lock_after_a_timeout(pk):
+        Seat.objects.filter(game_id=pk, user=user).update(absent=True)
+        return real_lock(pk)
+
+    monkeypatch.setattr(game_module, "locked_game", lock_after_a_timeout)
+    client.force_login(user)
+
+    response = client.post(reverse("games:come_back", args=[live.code]), follow=True)
+
+    assert "You already sit at 1 live table" in response.content.decode()
+    # The refusal rolls back the whole request, the stand-in timeout with it.
+    assert Game.objects.get(pk=live.pk).version == live.version
 
 
 def test_it_refuses_to_give_back_a_seat_to_an_outsider(client, live, charlie):
