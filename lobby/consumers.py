@@ -43,7 +43,7 @@ from games.live.sockets import LAYER_ERRORS, SelfChecking, check_period, slot_se
 from games.models import LOBBY_GROUP, Game, Seat, user_group
 from games.play.clocks import host_waiting
 from lobby.context_processors import NavCounts
-from lobby.views import listed_tables, may_see, my_tables, room_context
+from lobby.views import invited, listed_tables, may_see, my_tables, room_context
 
 log = logging.getLogger(__name__)
 
@@ -277,6 +277,9 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         with translation.override(self.language):
             context = room_context(self.request, game) | {"oob": True}
             html = render_to_string("lobby/table.html#room", context, request=self.request)
+            if context["is_host"] and game.status == Game.Status.OPEN and not context["is_rematch"]:
+                context["invited"] = invited(game)
+                html += render_to_string("lobby/table.html#invited", context)
         send_unless_same(self, html, if_changed)
 
     def _table(self):

@@ -32,6 +32,7 @@ from games.models import (
     Seat,
     SeatingError,
     broadcast_lobby,
+    broadcast_seating,
     broadcast_users,
 )
 from games.play import bots, limits, vacation as vacations
@@ -399,7 +400,8 @@ def decline(request, code):
             Notification.objects.filter(
                 user=user, game__code=code, kind=Notification.Kind.INVITED
             ).delete()
-            transaction.on_commit(lambda: broadcast_users({user.pk}))
+            # The host's waiting room lists it as declined (lobby.consumers).
+            transaction.on_commit(lambda: broadcast_seating({user.pk}))
     messages.info(request, _("The invitation is declined."))
     return redirect("lobby:home")
 
@@ -764,9 +766,14 @@ def room_context(request, game):
     return context
 
 
+def invited(game):
+    """The invitations to `game` the host sees listed: those of players not seated there."""
+    not_seated = game.invitations.exclude(user__seats__game=game)
+    return list(not_seated.select_related("user").order_by("pk"))
+
+
 def invite_context(game, form, note=""):
-    invited = game.invitations.exclude(user__seats__game=game).select_related("user").order_by("pk")
-    return {"game": game, "invite_form": form, "invite_note": note, "invited": list(invited)}
+    return {"game": game, "invite_form": form, "invite_note": note, "invited": invited(game)}
 
 
 def may_see(request, game):

@@ -15,6 +15,7 @@ from games.models.analysis import Analysis
 from games.models.broadcasts import (
     LOBBY_GROUP,
     broadcast_lobby,
+    broadcast_seating,
     broadcast_users,
     group_name,
     group_send,
@@ -50,6 +51,7 @@ __all__ = [
     "SeatingError",
     "StaleBoard",
     "broadcast_lobby",
+    "broadcast_seating",
     "broadcast_users",
     "group_name",
     "group_send",

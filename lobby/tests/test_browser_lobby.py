@@ -14,7 +14,7 @@ def page_for(browser, server, user, path):
 
 @pytest.mark.django_db(transaction=True)
 def test_it_seats_players_and_starts_the_game_live(
-    live_asgi_server, browser, screenshot_dir, alice, bob
+    live_asgi_server, browser, screenshot_dir, alice, bob, charlie
 ):
     alice_page, alice_errors = page_for(browser, live_asgi_server, alice, "/")
     alice_page.click("text=Create a table")
@@ -32,6 +32,17 @@ def test_it_seats_players_and_starts_the_game_live(
     alice_page.wait_for_selector("#room >> text=2 of 3 seats taken", timeout=10_000)
     assert alice_page.is_visible("#room >> text=bob")
     screenshot(alice_page, path=screenshot_dir / "waiting-room.png", full_page=True)
+
+    # An invitation declined shows in the host's list without reloading either.
+    alice_page.fill("#id_username", "charlie")
+    alice_page.click("#invite >> text=Invite")
+    alice_page.wait_for_selector("#invited >> text=Invited: charlie")
+    charlie_page, charlie_errors = page_for(browser, live_asgi_server, charlie, "/")
+    charlie_page.click("text=Decline")
+    charlie_page.wait_for_selector("text=The invitation is declined.")
+    alice_page.wait_for_selector("#invited >> text=charlie (declined)", timeout=10_000)
+    assert charlie_errors == []
+    charlie_page.context.close()
 
     alice_page.click("text=Start with 2 players")
     # Alice may be sent twice (her own post, then her socket): follow the URL

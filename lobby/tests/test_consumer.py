@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
+from games.models import Invitation
 from lobby.tests.conftest import open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,6 +107,31 @@ async def test_it_sends_each_waiting_room_its_seats(alice, bob):
     assert "2 of 3 seats taken" in html
     assert "bob" in html
     assert reverse("lobby:start", args=[game.code]) in html  # rendered for alice, the host
+
+
+async def test_it_tells_the_host_at_once_of_a_declined_invitation(alice, bob, charlie):
+    game = await sync_to_async(open_table)(alice, charlie)
+    await sync_to_async(Invitation.objects.create)(game=game, user=bob, invited_by=alice)
+    alice_client, charlie_client = [
+        await sync_to_async(logged_in)(user) for user in (alice, charlie)
+    ]
+    host, connected = await connect(f"/ws/lobby/{game.code}/", alice_client)
+    player, player_connected = await connect(f"/ws/lobby/{game.code}/", charlie_client)
+    try:
+        assert connected and player_connected
+        first = await host.receive_from(timeout=5)
+        assert '<p class="invited" id="invited" hx-swap-oob="true">Invited: bob</p>' in first
+        assert 'id="invited"' not in await player.receive_from(timeout=5)  # the host's alone
+
+        bob_client = await sync_to_async(logged_in)(bob)
+        await sync_to_async(bob_client.post)(reverse("lobby:decline", args=[game.code]))
+
+        html = await host.receive_from(timeout=5)
+    finally:
+        await host.disconnect()
+        await player.disconnect()
+
+    assert "Invited: bob (declined)" in html
 
 
 async def test_it_sends_the_waiting_room_to_the_game_when_it_starts(alice, bob):
