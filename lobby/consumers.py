@@ -221,7 +221,7 @@ class LobbyConsumer(SelfChecking, WebsocketConsumer):
         self.code = self.scope["url_route"]["kwargs"].get("code")
         self.request = socket_request(self.scope)
         if not self.request.user.is_authenticated:
-            self.close()
+            self.end_session()
             return
         if self.code and self._table() is None:
             self.close()
@@ -534,7 +534,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
         self.request = socket_request(self.scope)
         self.group = None
         if not self.request.user.is_authenticated:
-            self.close()
+            self.end_session()
             return
         self.group = user_group(self.request.user.pk)
         self.home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == ["home"]

@@ -5,19 +5,24 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from games.live.sockets import SESSION_ENDED
 from lobby.tests.test_consumer import ORIGIN, logged_in, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def opens(headers):
-    """Return whether the user's own socket (ws/me/, users only) is accepted with `headers`."""
+    """Return whether the user's own socket (ws/me/, users only) is opened for a user with
+    `headers`; a guest's is accepted and closed at once as a session that ended."""
     socket = WebsocketCommunicator(application, "/ws/me/", headers)
     connected, _code = await socket.connect()
-    if connected:
-        await socket.receive_from(timeout=5)  # the badges: the socket knows its user
+    assert connected
+    first = await socket.receive_output(timeout=5)
     await socket.disconnect()
-    return connected
+    if first["type"] == "websocket.close":
+        assert first["code"] == SESSION_ENDED
+        return False
+    return "nav-badges" in first["text"]  # the badges: the socket knows its user
 
 
 async def test_it_knows_a_signed_in_user_by_their_session_cookie(alice):

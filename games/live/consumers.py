@@ -58,7 +58,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         self.sent_version = -1
         self.shown = None
         if self.user is None or not self.user.is_authenticated:
-            self.close()
+            self.end_session()
             return
         game = Game.objects.only("private", "status", "host").filter(code=self.code).first()
         if game is None or not may_watch(self.user, game):

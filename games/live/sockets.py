@@ -510,6 +510,18 @@ class SelfChecking:
         self.accepted = True
         super().accept(subprotocol, headers)
 
+    def end_session(self):
+        """Open the socket of a visitor who is not logged in, and close it with SESSION_ENDED.
+
+        Only a logged-in user's pages open these sockets: one without a session is a
+        page whose session ended (a logout in another tab, an expiry), perhaps while
+        its socket was down. A socket refused before its accept looks to the page like
+        an outage (1006), tried again for good; this close says to reload, and is
+        not tried again.
+        """
+        self.accept()
+        self.close(code=SESSION_ENDED)
+
     def websocket_disconnect(self, message):
         if self.over_bound:
             raise StopConsumer()

@@ -39,6 +39,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games.chat.messages import ChatMessage
+from games.live.sockets import SESSION_ENDED
 from games.models import Game, Seat
 from games.tests.helpers import card_ids
 from games.tests.review_helpers import stored_game
@@ -237,24 +238,26 @@ games:chat_report                  missing   login/login  405/404      405/404  
 # has no board; the waiting room has its own socket). For the lobby sockets: "tables" is the
 # open tables list, "room" the waiting room's seats, "badges" the header's counts.
 # "echo" sends nothing on connect and sends back what it receives (the load test's
-# baseline). "refused" is closed before it is accepted.
+# baseline). "refused" is closed before it is accepted; "ended" is accepted and closed at
+# once with SESSION_ENDED, sending nothing: only a logged-in user's page opens these
+# sockets, so one without a session is a page whose session ended, told to reload.
 #
 # path                   game      anonymous  outsider   player     host
 SOCKETS = """
-ws/games/<code>/         open      refused    silent     silent     silent
-ws/games/<code>/         private   refused    refused    silent     silent
-ws/games/<code>/         active    refused    watch      hand       hand
-ws/games/<code>/         secret    refused    refused    hand       hand
-ws/games/<code>/         finished  refused    watch      hand       hand
-ws/games/<code>/         missing   refused    refused    refused    refused
-ws/lobby/                -         refused    tables     tables     tables
-ws/lobby/<code>/         open      refused    room       room       room
-ws/lobby/<code>/         private   refused    refused    room       room
-ws/lobby/<code>/         active    refused    room       room       room
-ws/lobby/<code>/         secret    refused    refused    room       room
-ws/lobby/<code>/         finished  refused    room       room       room
-ws/lobby/<code>/         missing   refused    refused    refused    refused
-ws/me/                   -         refused    badges     badges     badges
+ws/games/<code>/         open      ended      silent     silent     silent
+ws/games/<code>/         private   ended      refused    silent     silent
+ws/games/<code>/         active    ended      watch      hand       hand
+ws/games/<code>/         secret    ended      refused    hand       hand
+ws/games/<code>/         finished  ended      watch      hand       hand
+ws/games/<code>/         missing   ended      refused    refused    refused
+ws/lobby/                -         ended      tables     tables     tables
+ws/lobby/<code>/         open      ended      room       room       room
+ws/lobby/<code>/         private   ended      refused    room       room
+ws/lobby/<code>/         active    ended      room       room       room
+ws/lobby/<code>/         secret    ended      refused    room       room
+ws/lobby/<code>/         finished  ended      room       room       room
+ws/lobby/<code>/         missing   ended      refused    refused    refused
+ws/me/                   -         ended      badges     badges     badges
 ws/echo/                 -         refused    echo       echo       echo
 """
 
@@ -444,8 +447,12 @@ def socket_headers(user):
     return headers
 
 
-async def socket_outcome(path, user, game):
-    """Connect to `path` as `user`; return (what happened, the first message or None)."""
+async def socket_outcome(path, user, game, wanted):
+    """Connect to `path` as `user`; return (what happened, the first message or None).
+
+    A socket `wanted` to send something is given 5 seconds to (a loaded machine is slow);
+    one wanted silent, 0.3 s to show it is not.
+    """
     from config.asgi import application
 
     headers = await sync_to_async(socket_headers)(user)
@@ -454,13 +461,21 @@ async def socket_outcome(path, user, game):
     try:
         if not connected:
             return "refused", None
-        if await communicator.receive_nothing(timeout=0.3):
+        quiet = wanted in ("silent", "echo")
+        if quiet and await communicator.receive_nothing(timeout=0.3):
             # Nothing on connect: a socket that speaks only when spoken to echoes.
             await communicator.send_to(text_data="ping")
             if await communicator.receive_nothing(timeout=0.3):
                 return "silent", None
             return ("echo" if await communicator.receive_from() == "ping" else "answered"), None
-        return "accepted", await communicator.receive_from(timeout=5)
+        try:
+            first = await communicator.receive_output(timeout=5)
+        except TimeoutError:
+            return "silent", None
+        if first["type"] == "websocket.close":
+            code = first.get("code")
+            return ("ended" if code == SESSION_ENDED else f"closed with {code}"), None
+        return "accepted", first.get("text")
     finally:
         await communicator.disconnect()
 
@@ -477,7 +492,7 @@ async def test_it_lets_each_role_use_each_socket_as_the_table_says(
     url = path.replace("<code>", code)
     wrong = []
     for role, wanted in EXPECTED_SOCKETS[path, game_kind].items():
-        got, html = await socket_outcome(url, users[role], game)
+        got, html = await socket_outcome(url, users[role], game, wanted)
         if got == "accepted":
             got = what_was_sent(wanted, html, role, state)
         if got != wanted:

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from playwright.sync_api import expect
 
 from conftest import open_live_table, screenshot
@@ -209,10 +210,15 @@ def test_a_table_whose_socket_is_refused_says_so_and_catches_up_soon_after(
 def test_a_table_whose_socket_ends_for_good_says_to_reload(
     live_asgi_server, browser, alice, started_game
 ):
-    """A close that is not tried again (4401: the session ended) is no "Reconnecting"."""
+    """A close that is not tried again (4401: the session ended) is no "Reconnecting".
+
+    Here the session ends while the socket is down (a logout in another tab): the
+    socket it opens again has no session, and the server closes it with 4401.
+    """
     page, errors = open_refusable_table(browser, live_asgi_server, alice, started_game)
 
-    page.evaluate("() => window.dropGameSocket(4401)")
+    Session.objects.all().delete()
+    page.evaluate("() => window.dropGameSocket()")
 
     expect(page.locator("#live-status")).to_have_text(
         "This page no longer follows the game: reload it.", timeout=2_000
@@ -229,7 +235,7 @@ def test_a_table_whose_socket_ends_for_good_says_to_reload(
 def test_a_table_reconnecting_for_long_says_what_may_help(
     live_asgi_server, browser, alice, started_game
 ):
-    """After the quick tries, the session may have ended meanwhile: refused, as any socket."""
+    """After the quick tries, the site or its database may be away for long: reload, perhaps log in."""
 
     def prepare(page):
         page.clock.install()

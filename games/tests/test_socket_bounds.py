@@ -1,4 +1,4 @@
-"""Sockets are bounded: per user, per address, anonymous visitors get no lobby socket.
+"""Sockets are bounded: per user, per address; anonymous visitors get no lobby socket.
 
 A socket over a bound is refused at its handshake (the page tries again after
 a growing delay); its slots live in the cache and expire when nobody renews
@@ -17,6 +17,7 @@ from django.core.cache import cache
 from config.asgi import application
 from config.mailbox import MOST_FRAMES_WAITING
 from games.live.sockets import (
+    SESSION_ENDED,
     SOCKET_FLOODED,
     SOCKETS_FULL,
     claim_slots,
@@ -42,11 +43,16 @@ async def open_socket(path, user=None, address="203.0.113.7"):
     return communicator, connected, code
 
 
-async def test_it_refuses_anonymous_visitors_a_lobby_socket():
+async def test_it_closes_an_anonymous_visitors_lobby_socket_at_once():
+    # Accepted only to be told the session ended (4401), with nothing drawn.
     socket, connected, _code = await open_socket("/ws/lobby/")
-    await socket.disconnect()
+    try:
+        assert connected
+        closing = await socket.receive_output(timeout=5)
+    finally:
+        await socket.disconnect()
 
-    assert not connected
+    assert closing == {"type": "websocket.close", "code": SESSION_ENDED}
 
 
 async def test_it_refuses_a_users_socket_over_the_bound(alice, settings, table_game):

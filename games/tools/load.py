@@ -657,9 +657,9 @@ def create_flood_users(run, count):
 class IdleSocket:
     """A lobby socket of the flood: it says nothing, counts what it receives and how it ended.
 
-    Without cookies it is an anonymous visitor's. `refused` when the handshake
-    was refused (an anonymous visitor, or a socket over a bound); `close_code`
-    when the server closed it.
+    Without cookies it is an anonymous visitor's, closed at once with 4401 (a session
+    that ended). `refused` when the handshake was refused (a socket over a bound);
+    `close_code` when the server closed it.
     """
 
     def __init__(self, http, base_url, cookies=None, path="/ws/lobby/"):

@@ -31,9 +31,9 @@
   // that htmx-ext-ws does not retry (an ended session, 4401; a flood, 4408; access lost)
   // says at once that the page must be reloaded.
   const QUIET_CLOSE_MS = 3000;
-  // Still closed after the quick tries (static/js/sockets.js): perhaps the site is away for
-  // long, perhaps the session ended meanwhile (its socket is then refused, as any) - the
-  // page cannot tell, and says what helps in both.
+  // Still closed after the quick tries (static/js/sockets.js): the site is away for long, or
+  // its database (which a socket's session is read from): a reload may help, and a new login
+  // if the session ended meanwhile. A session that ended is told by a 4401 when it can be.
   const LONG_CLOSE_MS = 40000;
   const RETRIED = [1006, 1011, 1012, 1013]; // as htmx-ext-ws's socket.onclose
   let closedTimer = null;

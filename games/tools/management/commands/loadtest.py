@@ -375,7 +375,8 @@ class Load:
         return {
             "idle_sockets_open": sum(s.open_now for s in idle),
             "idle_sockets_over_bound": sum(s.refused for s in idle),
-            "anonymous_refused": sum(s.refused for s in anonymous),
+            # Refused at the handshake, or closed at once as a session that ended (4401).
+            "anonymous_refused": sum(s.refused or s.close_code == 4401 for s in anonymous),
             "anonymous_open": sum(s.open_now for s in anonymous),
             "tables_created": created.get("made", 0),
             "table_errors": {k: v for k, v in created.items() if k != "made"},
