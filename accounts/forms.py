@@ -155,6 +155,27 @@ class EmailChangeForm(CurrentPasswordMixin, forms.ModelForm):
         return email
 
 
+class CloseAccountForm(CurrentPasswordMixin, forms.Form):
+    """Close the account (games.play.closing): the current password, and a box ticked."""
+
+    current_password = forms.CharField(
+        label=_("Current password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    understood = forms.BooleanField(
+        label=_("I understand: my games in play are resigned, and I can no longer log in."),
+        error_messages={"required": _("Tick the box to close your account.")},
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_current_password(self):
+        return self._check_current_password(self.user, self.cleaned_data["current_password"])
+
+
 class PasswordResetForm(DjangoPasswordResetForm):
     """Django's password reset, its email in the account's language as every email of the site."""
 

@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, views as auth_views
+from django.contrib.auth import login, logout, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError, transaction
@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts import blocks, email, names, throttle
 from accounts.email import confirm
 from accounts.forms import (
+    CloseAccountForm,
     EmailChangeForm,
     LoginForm,
     PasswordChangeForm,
@@ -42,7 +43,7 @@ from config.links import link
 from games.history.keyset import Listed, requested_page
 from games.history.lists import Row
 from games.models import Game, SeatingError
-from games.play import bots, vacation as vacations
+from games.play import bots, closing, vacation as vacations
 
 VERSUS_PER_PAGE = 50
 
@@ -484,6 +485,34 @@ def email_change(request):
     else:
         form = EmailChangeForm(instance=request.user)
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
+
+
+@login_required
+def close_account(request):
+    """Close the account, after its current password (games.play.closing): a page, then a form.
+
+    Its open tables are cancelled and its games in play resigned; it is logged out.
+    """
+    user = request.user
+    status = 200
+    if request.method == "POST":
+        form = CloseAccountForm(request.POST, user=user)
+        if form.is_valid():
+            closing.close_account(user)
+            logout(request)
+            messages.info(request, _("Your account is closed. Thank you for playing."))
+            return redirect("lobby:home")
+        if form.has_error("current_password", "throttled"):
+            status = 429
+    else:
+        form = CloseAccountForm(user=user)
+    context = {
+        "form": form,
+        # An absent seat's game already counts as lost (docs/rules.md section 11).
+        "games_in_play": user.seats.filter(game__status=Game.Status.ACTIVE, absent=False).count(),
+        "open_tables": user.seats.filter(game__status=Game.Status.OPEN).count(),
+    }
+    return render(request, "accounts/close.html", context, status=status)
 
 
 @login_required

@@ -13,6 +13,9 @@ class ReportAdmin(admin.ModelAdmin):
     readonly_fields = ["message", "reporter", "created_at", "game", "author", "message_text"]
     ordering = ["-created_at"]
 
+    def has_add_permission(self, request):
+        return False  # made by players, from the chat (games/chat/messages.py)
+
     @admin.display(description=_("game"), ordering="message__game__code")
     def game(self, report):
         return report.message.game.code

@@ -24,7 +24,7 @@ class ChatMessage(models.Model):
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="chat_messages")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
     )
     room = models.CharField(max_length=12, choices=Room)
     text = models.TextField(blank=True)

@@ -92,8 +92,10 @@ class Game(models.Model):
         CORRESPONDENCE = "correspondence", _("Correspondence")
 
     code = models.CharField(max_length=12, unique=True, default=new_code, editable=False)
+    # PROTECT (and the seats' and chat messages'): deleting an account would take the other
+    # players' games with it; an account is closed instead (games/play/closing.py).
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_games"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
     )
     status = models.CharField(max_length=12, choices=Status, default=Status.OPEN, db_index=True)
     seat_count = models.PositiveSmallIntegerField(default=2)
@@ -825,7 +827,7 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     position = models.PositiveSmallIntegerField()
     result = models.CharField(max_length=8, choices=Result, blank=True)

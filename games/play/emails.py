@@ -53,13 +53,15 @@ def _awaited_seats(now):
     """Return the seats active correspondence games wait for, of players with an email address.
 
     Absent players are left out: their decisions are made for them by the defaults. So
-    are players on vacation: their games wait for them (games/play/vacation.py).
+    are players on vacation: their games wait for them (games/play/vacation.py). And
+    closed accounts (games/play/closing.py), which are written to no more.
     """
     on_vacation = Vacation.objects.current(now).filter(user_id=OuterRef("user_id"))
     return (
         Seat.objects.filter(
             deadline__isnull=False,
             absent=False,
+            user__is_active=True,
             game__status=Game.Status.ACTIVE,
             game__pace=Game.Pace.CORRESPONDENCE,
         )

@@ -135,6 +135,7 @@ def test_it_finds_no_serious_axe_violation_on_any_page(
         "profile": (alice, "/accounts/u/bob/"),
         "leaderboard": (alice, "/accounts/leaderboard/"),
         "settings": (alice, "/accounts/settings/"),
+        "close-account": (alice, "/accounts/settings/close/"),
         "your-turn": (bob, "/turn/"),
         "notifications": (alice, "/notifications/"),
         "how-to-play": (alice, "/how-to-play/"),

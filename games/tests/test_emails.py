@@ -101,6 +101,14 @@ def test_it_tells_the_awaited_player_it_is_their_move(traveller, alice, bob):
     assert message.extra_headers["Auto-Submitted"] == "auto-generated"
 
 
+def test_it_writes_to_a_closed_account_no_more(traveller, alice, bob):
+    # Closed by the database's is_active alone (games/play/closing.py also resigns its games).
+    make_game([alice, bob])
+    type(alice).objects.filter(pk=alice.pk).update(is_active=False)
+
+    assert send() == []
+
+
 def test_it_names_every_opponent(traveller, alice, bob, charlie):
     make_game([alice, bob, charlie])
 
