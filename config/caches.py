@@ -16,7 +16,10 @@ once each make one; the one not kept is dropped with its connection.)
 """
 
 import threading
+import time
+from contextlib import contextmanager
 
+import redis as redis_py
 from django.core.cache.backends import redis
 from django.utils.functional import cached_property
 
@@ -31,5 +34,40 @@ class RedisCache(redis.RedisCache):
         with _lock:
             client = _clients.get(key)
             if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options)
+                options = {"connection_class": QuickToGiveUp, **self._options}
+                client = _clients[key] = self._class(self._servers, **options)
             return client
+
+
+# After a call that Redis did not answer, the process's cache calls fail at once for this
+# long. A Redis that hangs (stopped, or a network that drops packets) makes every call wait
+# for its socket timeout (2 s, settings.CACHES): a socket's check renews its slots and its
+# presence through the cache, in the one thread all the process's sockets share, and a page
+# reads who is at the table. Every caller already carries on when the cache fails.
+AWAY_SECONDS = 1.0
+_away_until = 0.0
+
+
+class QuickToGiveUp(redis_py.Connection):
+    """redis-py's connection (the pool's `connection_class`, a documented option), failing at
+    once for AWAY_SECONDS after any connection of the process timed out or lost Redis."""
+
+    def send_packed_command(self, command, check_health=True):
+        if time.monotonic() < _away_until:
+            raise redis_py.ConnectionError("Redis did not answer a moment ago.")
+        with _noting_failures():
+            return super().send_packed_command(command, check_health)
+
+    def read_response(self, *args, **kwargs):
+        with _noting_failures():
+            return super().read_response(*args, **kwargs)
+
+
+@contextmanager
+def _noting_failures():
+    global _away_until
+    try:
+        yield
+    except (redis_py.ConnectionError, redis_py.TimeoutError):
+        _away_until = time.monotonic() + AWAY_SECONDS
+        raise

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import partial
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import WebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -41,6 +41,7 @@ from django.utils import translation
 
 from games.live.sockets import LAYER_ERRORS, SelfChecking, check_period, slot_seconds
 from games.models import LOBBY_GROUP, Game, Seat, user_group
+from games.models.broadcasts import within_bound
 from games.play.clocks import host_waiting
 from lobby.context_processors import NavCounts
 from lobby.views import invited, listed_tables, may_see, my_tables, room_context
@@ -98,8 +99,8 @@ class LobbyHub:
             while True:
                 try:
                     if channel is None:
-                        channel = await layer.new_channel()
-                        await layer.group_add(LOBBY_GROUP, channel)
+                        channel = await within_bound(layer.new_channel)
+                        await within_bound(layer.group_add, LOBBY_GROUP, channel)
                     if reader is None:
                         # Never cancelled while waiting: Redis's pub/sub layer forgets a
                         # channel whose receive is cancelled, and every later group_add
@@ -109,7 +110,7 @@ class LobbyHub:
                     if not reader.done():
                         # A quiet while: join again (a Redis restart forgets
                         # memberships) and read the list again.
-                        await layer.group_add(LOBBY_GROUP, channel)
+                        await within_bound(layer.group_add, LOBBY_GROUP, channel)
                         self.list_changed()
                         continue
                     message, reader = reader.result(), None
@@ -120,7 +121,7 @@ class LobbyHub:
                     if channel is not None:
                         # Left behind in the group, its queue would fill with every change.
                         try:
-                            await layer.group_discard(LOBBY_GROUP, channel)
+                            await within_bound(layer.group_discard, LOBBY_GROUP, channel)
                         except Exception:
                             pass
                     channel = reader = None
@@ -539,7 +540,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
         self.group = user_group(self.request.user.pk)
         self.home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == ["home"]
         try:
-            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+            self.join_group(self.group)
         except LAYER_ERRORS:
             self.layer_failed()  # joined again once Redis is back (games/live/sockets.py)
         self.accept()
@@ -548,7 +549,7 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
 
     def disconnect(self, code):
         if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            self.leave_group(self.group)
 
     def receive(self, text_data=None, bytes_data=None):
         """Ignore anything sent: the socket only speaks."""
@@ -559,8 +560,8 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
     def socket_check(self, event):
         super().socket_check(event)
         if self.group and not self.is_gone:  # gone: its groups are left (SelfChecking.gone)
-            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-            self.send_badges(if_changed=True)
+            self.send_badges(if_changed=True)  # first: the join raises while the layer fails
+            self.join_group(self.group)
 
     def send_badges(self, if_changed=False):
         context = {"nav": NavCounts(self.request.user), "oob": True}

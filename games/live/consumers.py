@@ -28,7 +28,6 @@ fault tests in games/tests/test_faults.py):
 
 from contextlib import contextmanager
 
-from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connection
@@ -67,7 +66,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         self.allowed_at = game.status
         self.group = group_name(self.code)
         try:
-            async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+            self.join_group(self.group)
         except LAYER_ERRORS:
             # Redis away: the board is drawn from the database all the same, and the
             # socket joins its group as soon as Redis is back (games/live/sockets.py).
@@ -85,7 +84,7 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
 
     def disconnect(self, close_code):
         if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            self.leave_group(self.group)
 
     async def handled_on_loop(self, message):
         """Draw a broadcast's board on the event loop when this process remembers all of it.
@@ -128,10 +127,12 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         super().socket_check(event)
         if not self.group or self.is_gone:  # gone: its groups are left (SelfChecking.gone)
             return
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        # The board first: while the layer fails (the join below raises) the check is what
+        # keeps the page following the game.
         version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
         if version is not None and version > self.sent_version:
             self.send_board()
+        self.join_group(self.group)
 
     def socket_layer_down(self, event):
         self.send_live_status(paused=True)

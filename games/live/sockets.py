@@ -78,7 +78,7 @@ from django.http import HttpRequest
 from accounts.throttle import address_key
 from config.layers import LeanChannelLayer
 from config.mailbox import FLOODED, Mailbox
-from games.models.broadcasts import LAYER_ERRORS
+from games.models.broadcasts import LAYER_ERRORS, within_bound
 
 log = logging.getLogger(__name__)
 
@@ -346,7 +346,7 @@ class SelfChecking:
             away = not attached and loop in _down
             if not away:
                 try:
-                    self.channel_name = await layer.new_channel()
+                    self.channel_name = await within_bound(layer.new_channel)
                 except LAYER_ERRORS:
                     away = True
             if away:
@@ -542,6 +542,30 @@ class SelfChecking:
     def layer_failed(self):
         """Call from the consumer's thread when a use of the layer failed (a group_add)."""
         self.loop.call_soon_threadsafe(self.inbox.put_nowait, LAYER_FAILED)
+
+    def join_group(self, group):
+        """Join `group` (again), from the consumer's thread; raise one of LAYER_ERRORS if the
+        layer fails, or takes longer than its bound (broadcasts.LAYER_CALL_SECONDS).
+
+        While this process's heartbeat finds the layer away it is not asked at all (LayerAway):
+        a Redis that hangs would hold the thread every socket of the process shares for a
+        second at each socket's check, and the process's sockets check every second then.
+        """
+        if self.loop in _down:
+            raise LayerAway()
+        async_to_sync(within_bound)(self.channel_layer.group_add, group, self.channel_name)
+
+    def leave_group(self, group):
+        """Leave `group`, from the consumer's thread; a layer that fails is tried again when the
+        socket has gone (leave_layer)."""
+        try:
+            async_to_sync(within_bound)(self.channel_layer.group_discard, group, self.channel_name)
+        except LAYER_ERRORS as error:
+            log.warning("A socket could not leave its group: %r", error)
+
+
+class LayerAway(ConnectionError):
+    """The process's heartbeat finds the channel layer away: it is not asked (one of LAYER_ERRORS)."""
 
 
 def session_lasts(scope):

@@ -26,6 +26,18 @@ LAYER_ERRORS = (OSError, asyncio.TimeoutError, RedisConnectionError, RedisTimeou
 
 LOBBY_GROUP = "lobby"
 
+# The longest a call of the channel layer may take from a socket's thread or a broadcast: a
+# Redis that hangs (stopped, or a network that drops packets) would otherwise hold it for as
+# long, and every socket of the process shares that thread. A call given up counts as one
+# that failed (asyncio.TimeoutError is one of LAYER_ERRORS); the sockets catch up by their
+# checks (games/live/sockets.py).
+LAYER_CALL_SECONDS = 1.0
+
+
+async def within_bound(call, *args):
+    """Await `call(*args)`, a channel-layer call, for LAYER_CALL_SECONDS at most."""
+    return await asyncio.wait_for(call(*args), LAYER_CALL_SECONDS)
+
 
 def group_name(code):
     """Return the channel-layer group of one game's sockets."""
@@ -106,7 +118,7 @@ def _own_loop():
 
 
 async def _send_side_by_side(layer, messages):
-    sent = [layer.group_send(group, message) for group, message in messages]
+    sent = [within_bound(layer.group_send, group, message) for group, message in messages]
     results = await asyncio.gather(*sent, return_exceptions=True)
     for (group, _message), result in zip(messages, results):
         if isinstance(result, Exception):

@@ -5,7 +5,9 @@ of one move is sent in one hop from the request's thread to the event loop;
 one group failing keeps none of the others from hearing.
 """
 
+import asyncio
 import logging
+import threading
 
 import pytest
 from channels.layers import InMemoryChannelLayer
@@ -97,6 +99,36 @@ def test_a_failure_other_than_a_lost_redis_is_logged_with_its_traceback(monkeypa
 
     [record] = caplog.records
     assert record.exc_info[0] is TypeError
+
+
+def test_a_layer_that_hangs_holds_a_broadcast_no_longer_than_its_bound(monkeypatch, caplog):
+    # A Redis that hangs rather than stops: its sends never return. The move's thread (a
+    # socket's: every socket of the process shares it) is held for the bound, not for good.
+    class Hung(Recording):
+        async def group_send(self, group, message):
+            if group in self.failing:
+                await asyncio.sleep(3600)  # never answers, as a hung Redis
+            self.sent.append((group, message))
+
+    layer = Hung(failing={"user-2"})
+    monkeypatch.setattr(broadcasts, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcasts, "LAYER_CALL_SECONDS", 0.2, raising=False)
+    update = {"type": "user.updated"}
+
+    sending = threading.Thread(
+        target=broadcasts.send_to_groups,
+        args=([("user-1", update), ("user-2", update)],),
+        daemon=True,  # not left to hold the tests up, should it hang
+    )
+    with caplog.at_level(logging.ERROR, logger=broadcasts.log.name):
+        sending.start()
+        sending.join(timeout=5)
+
+    assert not sending.is_alive()
+    assert layer.sent == [("user-1", update)]
+    [lost] = caplog.records
+    assert "Broadcasting to user-2 failed: TimeoutError()" in lost.getMessage()
+    assert lost.exc_info is None  # one line, as for a Redis that stopped
 
 
 def test_a_layer_that_fails_at_once_turns_no_move_into_an_error(monkeypatch, caplog):

@@ -342,6 +342,89 @@ def test_every_open_socket_hears_of_moves_within_seconds_of_redis_coming_back(
         assert "Unexpected exception in receive task" not in log
 
 
+def test_every_socket_follows_its_game_while_redis_hangs(start_server, tmp_path):
+    """A Redis that hangs (stopped: nothing closed, nothing answered) rather than stops.
+
+    Its calls never fail, they wait: a broadcast, a socket's join of its group and a
+    cache read each waited for good, in the thread all of a process's sockets share, so
+    no page followed its game until Redis answered again. Now each gives up after its
+    bound, the heartbeat finds Redis away, and the sockets check the database every
+    second: every move made while it hangs reaches every socket within seconds, while
+    it still hangs.
+    """
+    redis = RedisServer(tmp_path).start()
+    try:
+        tables = create_tables("hang", TABLES, PLAYERS)
+        server_a, server_b = start_server(REDIS_URL=redis.url), start_server(REDIS_URL=redis.url)
+
+        async def main():
+            async with aiohttp.ClientSession(
+                cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
+            ) as http:
+                urls = [server_a.url, server_b.url]
+                players = [
+                    [
+                        Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=None)
+                        for s, c in enumerate(seats)
+                    ]
+                    for code, seats in tables
+                ]
+                every = [p for table in players for p in table]
+                await asyncio.gather(*(p.open() for p in every))
+                bots = Bots(http, tables, players, urls)
+                seen = {}
+
+                async def scenario():
+                    await asyncio.sleep(1.0)
+                    redis.hang()
+                    try:
+                        await asyncio.sleep(4.0)  # moves go on: their broadcasts wait, then fail
+                        await bots.pause()
+                        finals = await in_thread(final_versions, [code for code, _ in tables])
+                        seen["finals"] = finals
+                        seen["arrivals"] = await asyncio.gather(
+                            *(
+                                p.reach(finals[code], 8)
+                                for (code, _), table in zip(tables, players)
+                                for p in table
+                            ),
+                            return_exceptions=True,
+                        )
+                        seen["still_hung_at"] = time.perf_counter()
+                    finally:
+                        redis.resume()
+                    bots.paused.set()
+                    await asyncio.sleep(2.0)  # and on, once it answers again
+
+                try:
+                    await bots.run(scenario)
+                    finals = await converge(tables, players)
+                finally:
+                    await asyncio.gather(*(p.close() for p in every))
+                return players, bots, finals, seen
+
+        players, bots, finals, seen = asyncio.run(main())
+    finally:
+        redis.kill()
+
+    assert_no_confirmed_move_lost(bots.confirmed)
+    every = [p for table in players for p in table]
+    hung_finals = seen["finals"]
+    assert any(hung_finals[code] > 1 for code, _ in tables)
+    # While Redis still hung, every socket reached its game's version of that moment.
+    behind = [
+        f"{describe(p)}: {arrival!r}"
+        for p, arrival in zip(every, seen["arrivals"])
+        if isinstance(arrival, Exception)
+    ]
+    assert behind == []
+    assert all(arrival <= seen["still_hung_at"] for arrival in seen["arrivals"])
+    for (code, _), table in zip(tables, players):
+        for player in table:
+            assert player.version == finals[code], describe(player)
+            assert player.connections == 1, describe(player)
+
+
 def test_sockets_of_a_killed_process_reconnect_to_the_other_within_seconds(serve):
     """`serve --processes 2`: one Daphne process killed (kill -9) at a running table.
 

@@ -132,3 +132,25 @@ async def test_while_the_layer_is_away_from_the_start_it_makes_no_channel(quick,
     finally:
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
+
+
+def test_a_socket_asks_no_group_of_a_layer_its_heartbeat_finds_away(monkeypatch):
+    # Each ask of a Redis that hangs would hold the process's socket thread for its bound.
+    asked = []
+
+    class Counting(InMemoryChannelLayer):
+        async def group_add(self, group, channel):
+            asked.append(group)
+
+    socket = sockets.SelfChecking()
+    socket.loop, socket.channel_layer, socket.channel_name = object(), Counting(), "its-channel"
+    monkeypatch.setattr(sockets, "_down", {socket.loop})
+
+    with pytest.raises(sockets.LayerAway):
+        socket.join_group("game-abc")
+    assert asked == []
+    assert isinstance(sockets.LayerAway(), sockets.LAYER_ERRORS)  # handled as a failure
+
+    monkeypatch.setattr(sockets, "_down", set())
+    socket.join_group("game-abc")
+    assert asked == ["game-abc"]

@@ -10,7 +10,8 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.models import Notification
+from config.layers import LeanChannelLayer
+from games.models import Notification, broadcasts
 from games.tests.test_consumer import connect, receive
 from lobby.tests.conftest import open_table
 from lobby.tests.test_consumer import connect as connect_lobby, logged_in
@@ -44,6 +45,43 @@ async def test_it_catches_up_with_a_move_whose_broadcast_was_lost(
         await socket.disconnect()
 
     assert version_of(html) > 1 and 'id="hand"' in html
+
+
+async def next_board(socket):
+    """Return the version of the next board sent, past the notices about the layer."""
+    while True:
+        html = await receive(socket)
+        if 'data-version="' in html:
+            return version_of(html)
+
+
+async def test_it_catches_up_while_the_layer_hangs(
+    table_game, alice, quick_checks, without_broadcasts, monkeypatch
+):
+    # A Redis that hangs rather than stops: its calls never return. The check sends the
+    # board before it tries the group again, and gives the try up after its bound.
+    socket, connected = await connect(table_game, alice)
+    try:
+        assert connected
+        assert version_of(await receive(socket)) == 1
+
+        async def hang(self, *args):
+            await asyncio.sleep(3600)  # never answers, as a hung Redis
+
+        monkeypatch.setattr(broadcasts, "LAYER_CALL_SECONDS", 0.1, raising=False)
+        monkeypatch.setattr(LeanChannelLayer, "group_add", hang)
+        current = (await sync_to_async(table_game.state)()).current
+        with without_broadcasts():
+            await sync_to_async(table_game.play)(current, {"kind": "end"}, version=1)
+        first = await next_board(socket)
+        current = (await sync_to_async(table_game.state)()).current
+        with without_broadcasts():
+            await sync_to_async(table_game.play)(current, {"kind": "end"}, version=first)
+        second = await next_board(socket)  # the thread was not held by the first try
+    finally:
+        await socket.disconnect()
+
+    assert 1 < first < second
 
 
 async def test_it_sends_nothing_when_its_board_is_current(table_game, alice, quick_checks):

@@ -164,8 +164,16 @@ class RedisServer:
 
     def kill(self):
         if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # SIGKILL ends a stopped one, but not at once
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
+
+    def hang(self):
+        """Stop the server without closing anything: it answers nothing, as a dropped network."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self.process.send_signal(signal.SIGCONT)
 
 
 class PostgresServer:
