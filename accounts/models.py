@@ -167,11 +167,17 @@ class User(AbstractUser):
             "This name looks like another player's: its Cyrillic or Greek letters pass for "
             "Latin ones."
         )
+        site_name = _("This name would pass for the site's own: choose another.")
         if self._name_changed("username"):
             # "аӏісе" in Cyrillic letters alone reads as "alice" (names.lookalike_skeleton).
             read_as = names.lookalike_skeleton(self.username)
             if not self.bot_level and names.is_reserved_username(read_as):
                 errors["username"] = _("Names starting with “bot” are kept for computer players.")
+            elif not self.bot_level and names.is_reserved_display_name(read_as):
+                # Shown by it without a display name: "Strong_bot_1" reads as a computer's.
+                errors["username"] = _("This name is kept for computer players.")
+            elif names.is_site_name(read_as):
+                errors["username"] = site_name
             elif names.mixes_lookalike_scripts(self.username):
                 errors["username"] = mixed
             elif others.filter(display_name__iexact=self.username).exists():
@@ -182,6 +188,8 @@ class User(AbstractUser):
             read_as = names.lookalike_skeleton(self.display_name)
             if not self.bot_level and names.is_reserved_display_name(read_as):
                 errors["display_name"] = _("This name is kept for computer players.")
+            elif names.is_site_name(read_as):
+                errors["display_name"] = site_name
             elif names.mixes_lookalike_scripts(self.display_name):
                 errors["display_name"] = mixed
             elif _goes_by(others, self.display_name):

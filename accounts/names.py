@@ -74,18 +74,36 @@ def _bot_name_stems(language):
         return tuple(_bare(str(name).split("%(number)s")[0]) for name in BOT_NAMES.values())
 
 
+# Letters that pass for the digits of a computer player's number ("Strong bot l", "bot I"),
+# casefolded as _bare leaves them.
+DIGIT_LOOKALIKES = str.maketrans("lio", "110")
+
+
 def is_reserved_display_name(name):
     """Whether `name` is, or passes for, a computer player's: "Strong bot 2", "strong_bot-2.",
-    "基础电脑 1" (as Chinese readers see Basic bot 1), in any of the site's languages."""
+    "Strong bot l", "基础电脑 1" (as Chinese readers see Basic bot 1), in any of the site's
+    languages."""
     name = unicodedata.normalize("NFKC", name or "")
     if is_reserved_username(name):
         return True
     bare = _bare(name)
     return any(
-        bare.startswith(stem) and (bare == stem or bare[len(stem) :].isdigit())
+        bare.startswith(stem)
+        and (bare == stem or bare[len(stem) :].translate(DIGIT_LOOKALIKES).isdigit())
         for language, _label in settings.LANGUAGES
         for stem in _bot_name_stems(language)
     )
+
+
+# Names that would pass for the site speaking, bare (_bare): nobody may go by them.
+SITE_NAMES = frozenset(
+    {"admin", "administrator", "moderator", "mod", "staff", "support", "system", "fullset"}
+)
+
+
+def is_site_name(name):
+    """Whether `name` passes for the site's own voice ("Admin", "Full Set", "moderator.")."""
+    return _bare(name or "") in SITE_NAMES
 
 
 # A computer player's display name as it is stored (bot_display_name), and how it reads in

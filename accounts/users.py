@@ -10,6 +10,8 @@ sign-in, the session's checks and everything else stay Django's.
 """
 
 from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.db.models import Value
+from django.db.models.functions import Lower
 
 from config import statements
 
@@ -43,3 +45,11 @@ class UserManager(DjangoUserManager):
                 f"{self.model._meta.object_name} matching query does not exist."
             )
         return self.model.from_db("default", names, rows[0])
+
+    def get_by_natural_key(self, username):
+        """The account a username logs in to, in any case ("Alice" is alice's): usernames
+        are unique in any case (accounts.User's constraint), and the login throttle counts
+        them so. (Django's ModelBackend and createsuperuser look users up by it.)"""
+        # Lower on both sides, in the database, as the constraint folds them: one row at most.
+        folded = Lower(self.model.USERNAME_FIELD)
+        return self.alias(folded=folded).get(folded=Lower(Value(username)))

@@ -138,7 +138,9 @@ def test_it_answers_with_the_form_when_another_player_takes_the_name_meanwhile(
     "name",
     # A Cyrillic о; other separators; the names Chinese readers see the computer players by.
     ["Strong bot 2.", "Basic bot 1!", "Str\u043eng bot 1", "random bot", "Strong-bot 2"]
-    + ["strong_bot_2", "\u57fa\u7840\u7535\u8111 1", "\u5f3a\u7535\u8111"],
+    + ["strong_bot_2", "\u57fa\u7840\u7535\u8111 1", "\u5f3a\u7535\u8111"]
+    # Letters that pass for the number's digits.
+    + ["Strong bot l", "Strong bot I", "Basic bot lO"],
 )
 def test_it_refuses_what_passes_for_a_computer_player(client, alice, name):
     response = save_name(client, alice, name)
@@ -164,3 +166,12 @@ def test_it_refuses_a_name_that_passes_for_another_players(client, alice, bob):
     assert "it could pass for another player&#x27;s." in response.text
     bob.refresh_from_db()
     assert bob.display_name == ""
+
+
+@pytest.mark.parametrize("name", ["Admin", "Full Set", "moderator!"])
+def test_it_refuses_a_name_that_passes_for_the_site(client, alice, name):
+    response = save_name(client, alice, name)
+
+    assert "This name would pass for the site" in response.text.replace("&#x27;", "'")
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Liddell"

@@ -26,6 +26,14 @@ def test_it_logs_in_and_goes_home(client, alice):
     assert get_user(client) == alice
 
 
+def test_it_logs_in_whatever_the_case_of_the_username(client, alice):
+    # Usernames are unique in any case: "Alice" can only be alice.
+    response = client.post(URL, {"username": "ALICE", "password": PASSWORD})
+
+    assert response.status_code == 302
+    assert get_user(client) == alice
+
+
 def test_it_goes_to_a_safe_next(client, alice):
     response = client.post(
         URL, {"username": "alice", "password": PASSWORD, "next": "/accounts/settings/"}

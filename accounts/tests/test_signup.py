@@ -156,6 +156,28 @@ def test_it_keeps_the_computer_players_names(client, username):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("username", ["Strong_bot_1", "Basic.bot.1", "Randombot2", "strongbotl"])
+def test_it_keeps_what_a_username_reads_as_for_the_computer_players(client, username):
+    # Without a display name a player is shown by their username: "Strong_bot_1" would
+    # read as Strong bot 1.
+    response = client.post(URL, _form(username=username))
+
+    assert response.status_code == 200
+    assert "This name is kept for computer players." in response.text
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["admin", "Moderator", "full_set", "Staff."])
+def test_it_keeps_the_names_that_pass_for_the_site(client, username):
+    response = client.post(URL, _form(username=username))
+
+    assert response.status_code == 200
+    assert "This name would pass for the site" in response.text
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
 def test_it_lets_a_name_that_only_starts_like_bot(client):
     response = client.post(URL, _form(username="bottlecap"))
 
