@@ -93,7 +93,10 @@ def signup(request):
             try:
                 # The unique constraints decide between two sign-ups at once.
                 with transaction.atomic():
-                    user = form.save()
+                    user = form.save(commit=False)
+                    # The language the page was read in, for the emails too (docs/languages.md).
+                    user.language = translation.get_language()
+                    user.save()
             except IntegrityError:
                 form.explain_integrity_error()
             else:
@@ -385,8 +388,10 @@ def take_vacation(request):
     else:
         messages.success(
             request,
-            _("Your vacation has begun: your correspondence games wait for you until %(end)s.")
-            % {"end": vacations.when(taken.ends_at)},
+            vacations.with_when(
+                _("Your vacation has begun: your correspondence games wait for you until %(end)s."),
+                taken.ends_at,
+            ),
         )
     return _back_from_vacation_form(request)
 

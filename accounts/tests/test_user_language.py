@@ -1,5 +1,8 @@
+import pytest
 from django.conf import settings
 from django.urls import reverse
+
+from accounts.models import User
 
 
 def test_it_applies_the_saved_language_on_a_new_device(client, alice):
@@ -58,3 +61,17 @@ def test_it_ends_the_form_labels_with_a_chinese_colon(client, alice):
     page = client.get(reverse("accounts:settings")).text
 
     assert "显示名称：</label>" in page and "显示名称:</label>" not in page
+
+
+@pytest.mark.parametrize(("browser", "chosen"), [("zh-CN,zh;q=0.9", "zh-hans"), ("en-GB", "en")])
+def test_signing_up_chooses_the_language_the_page_was_read_in(client, db, browser, chosen):
+    # A newcomer who never opens the settings gets their game emails in it too.
+    password = "x9!Long-enough-pw"
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "li", "email": "li@example.com", "password1": password, "password2": password},
+        HTTP_ACCEPT_LANGUAGE=browser,
+    )
+
+    assert response.status_code == 302
+    assert User.objects.get(username="li").language == chosen

@@ -67,9 +67,11 @@ def test_it_takes_a_vacation_of_whole_days_starting_now(client, alice):
     vacation = Vacation.objects.get(user=alice)
     assert (vacation.starts_at, vacation.ends_at, vacation.days) == (NOW, NOW + timedelta(4), 4)
     assert response.redirect_chain == [(SETTINGS, 302)]
+    # In a <time> the page's script puts in the reader's time zone, as the page's own.
     assert messages_of(response) == [
         "Your vacation has begun: your correspondence games wait for you until "
-        "June 5, 2026, 8 a.m. UTC."
+        '<time data-local-time datetime="2026-06-05T08:00:00+00:00">June 5, 2026, 8 a.m. UTC'
+        "</time>."
     ]
     assert "Vacation days in 2026: 4 used of 30, 26 left." in response.text
     assert "You are on vacation until" in response.text
@@ -104,7 +106,8 @@ def test_it_refuses_a_second_vacation_while_one_is_under_way(client, alice):
     response = client.post(TAKE, {"days": 1}, follow=True)
 
     assert messages_of(response) == [
-        "You are already on vacation until June 3, 2026, 8 a.m. UTC. End it before taking another."
+        'You are already on vacation until <time data-local-time datetime="2026-06-03T08:00:00'
+        '+00:00">June 3, 2026, 8 a.m. UTC</time>. End it before taking another.'
     ]
     assert Vacation.objects.get().days == 2
 

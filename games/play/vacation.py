@@ -22,6 +22,8 @@ from functools import partial
 from django.conf import settings
 from django.db import transaction
 from django.utils import formats, timezone
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import User, Vacation
@@ -71,8 +73,10 @@ def take_vacation(user, days, now=None):
         mine = allowance(user, now)
         if mine["current"] is not None:
             raise VacationError(
-                _("You are already on vacation until %(end)s. End it before taking another.")
-                % {"end": when(mine["current"].ends_at)}
+                with_when(
+                    _("You are already on vacation until %(end)s. End it before taking another."),
+                    mine["current"].ends_at,
+                )
             )
         if days < 1:
             raise VacationError(_("A vacation lasts at least one day."))
@@ -115,8 +119,16 @@ def end_vacation(user, now=None):
 
 
 def when(moment):
-    """Return `moment` in words for a message (UTC, as the site's other times without script)."""
-    return f"{formats.date_format(timezone.localtime(moment), 'DATETIME_FORMAT')} UTC"
+    """Return `moment` for a message shown on a page: in UTC, as the site's other times
+    without script, in a <time> the page's script (static/js/time.js) puts in the reader's
+    own time zone, as the page's other times."""
+    words = f"{formats.date_format(timezone.localtime(moment), 'DATETIME_FORMAT')} UTC"
+    return format_html('<time data-local-time datetime="{}">{}</time>', moment.isoformat(), words)
+
+
+def with_when(message, moment):
+    """Return the translated `message` with its %(end)s `moment` (when), safe to show."""
+    return mark_safe(conditional_escape(message) % {"end": when(moment)})  # noqa: S308 (escaped)
 
 
 def _lock(user):

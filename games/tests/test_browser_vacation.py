@@ -33,6 +33,8 @@ def test_it_takes_a_vacation_shows_it_to_the_opponent_and_ends_it(
 
     page.wait_for_selector(".messages >> text=Your vacation has begun")
     assert "You are on vacation until" in page.inner_text("#vacation")
+    # The message's end and the page's, both in the reader's time zone: one moment, one text.
+    assert page.inner_text(".messages time") == page.inner_text("#vacation time")
     assert Vacation.objects.get(user=alice).days == 3
     screenshot(page, path=screenshot_dir / "vacation-your-turn-taken.png", full_page=True)
     phone, phone_errors = open_page(browser, live_asgi_server, alice, "/turn/", viewport=PHONE)

@@ -76,14 +76,16 @@ def test_it_lists_the_games_waiting_for_me_most_urgent_first(client, alice, bob,
 def test_it_shows_a_deadline_passed_as_reserve_time(client, alice, bob):
     game = turn_of(alice, started(alice, bob, pace=Game.Pace.CORRESPONDENCE))
     now = timezone.now()
-    Seat.objects.filter(game=game, user=alice).update(
-        deadline=now - timedelta(hours=1), timeout_at=now + timedelta(days=2, minutes=1)
-    )
+    passed, runs_out = now - timedelta(hours=1), now + timedelta(days=2, minutes=1)
+    Seat.objects.filter(game=game, user=alice).update(deadline=passed, timeout_at=runs_out)
     client.force_login(alice)
 
     response = client.get(URL)
 
     assert "Time is up: 2 days of reserve left" in words(response)
+    # The time shown is when the reserve runs out, as on the table, not the deadline passed.
+    assert f'<time datetime="{runs_out.isoformat()}" data-local-time>' in words(response)
+    assert passed.isoformat() not in words(response)
 
 
 def test_it_lists_the_games_waiting_for_others_soonest_first(client, alice, bob, charlie):
