@@ -13,7 +13,7 @@ import logging
 
 from django.core.cache import cache
 
-from games.live.sockets import release_slots, renew_slots, slot_seconds
+from games.live.sockets import release_slots, renew_slots, slot_seconds, traceback_wanted
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +34,11 @@ def arrive(code, user_id, token):
         keys = _keys(code, user_id)
         held = cache.get_many(keys)
         key = next((k for k in keys if k not in held and cache.add(k, token, slot_seconds())), None)
-    except Exception:
-        log.warning("Presence not counted: the cache failed", exc_info=True)
+    except Exception as error:
+        # A lost Redis in one line, as the socket slots' (an outage logs one a second).
+        log.warning(
+            "Presence not counted: the cache failed: %r", error, exc_info=traceback_wanted(error)
+        )
         return None, False
     return key, key is not None and not held
 
@@ -59,7 +62,9 @@ def present(code, user_ids):
     keys = {key: user_id for user_id in user_ids for key in _keys(code, user_id)}
     try:
         held = cache.get_many(list(keys))
-    except Exception:
-        log.warning("Presence not read: the cache failed", exc_info=True)
+    except Exception as error:
+        log.warning(
+            "Presence not read: the cache failed: %r", error, exc_info=traceback_wanted(error)
+        )
         return set()
     return {keys[key] for key in held}

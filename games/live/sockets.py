@@ -131,7 +131,7 @@ def owners(scope, seated=False):
     return found
 
 
-def _traced(error):
+def traceback_wanted(error):
     """Whether a failure's log line carries its traceback: not for a lost Redis (LAYER_ERRORS)."""
     return not isinstance(error, LAYER_ERRORS)
 
@@ -159,7 +159,9 @@ def claim_slots(scope, token, seated=False):
             taken.append(key)
     except Exception as error:
         log.warning(
-            "Socket slots not counted: the cache failed: %r", error, exc_info=_traced(error)
+            "Socket slots not counted: the cache failed: %r",
+            error,
+            exc_info=traceback_wanted(error),
         )
     return taken
 
@@ -174,7 +176,9 @@ def renew_slots(keys, token):
                 cache.add(key, token, slot_seconds())
     except Exception as error:
         log.warning(
-            "Socket slots not renewed: the cache failed: %r", error, exc_info=_traced(error)
+            "Socket slots not renewed: the cache failed: %r",
+            error,
+            exc_info=traceback_wanted(error),
         )
 
 
@@ -185,7 +189,9 @@ def release_slots(keys, token):
                 cache.delete(key)
     except Exception as error:
         log.warning(
-            "Socket slots not released: the cache failed: %r", error, exc_info=_traced(error)
+            "Socket slots not released: the cache failed: %r",
+            error,
+            exc_info=traceback_wanted(error),
         )
 
 
