@@ -41,10 +41,16 @@ def test_it_sends_a_click_s_move_over_the_socket_and_posts_nothing(
     bob_page, bob_errors = open_live_table(browser, live_asgi_server, bob, started_game)
     posts = posts_to(alice_page, f"/games/{started_game.code}/move/")
     alice_page.evaluate(COUNT_SENDS)
+    # A message from before, as a POST's answer leaves it: the move puts it away.
+    alice_page.evaluate(
+        "() => { const p = document.createElement('p'); p.textContent = 'Old news';"
+        " document.getElementById('flash').replaceChildren(p); }"
+    )
 
     alice_page.click(f'details[data-card-menu="{five}"] > summary')
     alice_page.click("text=Bank it (5M)")
 
+    expect(alice_page.locator("#flash")).not_to_contain_text("Old news")
     for page in (alice_page, bob_page):
         page.wait_for_selector('#board[data-version="2"]', timeout=10_000)
         page.wait_for_selector("#log >> text=alice banked 5M", timeout=10_000)

@@ -94,6 +94,10 @@
     const form = event.target;
     if (socketOpen && sentForm !== form) {
       sentForm = form;
+      // What the flash said was about before this move (a refusal comes back into it); the
+      // socket cannot know to empty one a POST's answer filled.
+      const flash = document.getElementById("flash");
+      if (flash) flash.replaceChildren();
       clearTimeout(resendTimer);
       resendTimer = setTimeout(function () {
         if (sentForm !== form) return;
