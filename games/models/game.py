@@ -375,6 +375,15 @@ class Game(models.Model):
                 if move.kind == "end":
                     timed_out |= _decisions(state).get(position, set())  # the discard
             game._settle(state, seats, now, before, events)
+            if game.pace == Game.Pace.CORRESPONDENCE:
+                # Told, as the turn was: days later the log alone would say it. (A live
+                # game's player sees it at the table.)
+                Notification.objects.create(
+                    user_id=seat.user_id,
+                    game=game,
+                    kind=Notification.Kind.TIMED_OUT,
+                    data={"absent": seat.absent},
+                )
         self.refresh_from_db()
         return True
 

@@ -14,6 +14,7 @@ class Notification(models.Model):
         TARGETED = "targeted", _("Targeted")
         ENDED = "ended", _("Game ended")
         INVITED = "invited", _("Invitation")
+        TIMED_OUT = "timed_out", _("Time ran out")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -18,6 +18,7 @@ from games.models import Game, Move, Notification, Seat, StaleBoard, game as gam
 from games.models.game import _Before
 from games.play.clocks import enforce_deadlines
 from games.rules.position import card_in
+from lobby.templatetags.notifications import in_words
 
 from .conftest import START
 from .helpers import set_position, state_of
@@ -332,6 +333,30 @@ def play_out_timeouts(traveller, game, times, loser=None):
         traveller.shift(timedelta(seconds=61))
         assert enforce_deadlines() >= 1
     return loser
+
+
+def test_a_correspondence_player_is_told_each_time_their_time_ran_out(
+    traveller, alice, bob, charlie, live_trio
+):
+    # Days later the log alone would say it: a notification, as their turn had.
+    game = make_game([alice, bob, charlie], pace="correspondence", pace_days=3, reserve_days=3)
+    loser = current(game)
+    for _ in range(3):
+        play_until_turn_of(game, loser)
+        traveller.shift(7 * DAY)  # past the deadline and the whole reserve
+        assert enforce_deadlines() >= 1
+    user = seat(game, loser).user
+
+    told = Notification.objects.filter(user=user, kind=Notification.Kind.TIMED_OUT)
+    assert [note.data["absent"] for note in told.order_by("pk")] == [False, False, True]
+    assert not Notification.objects.filter(kind=Notification.Kind.TIMED_OUT).exclude(user=user)
+    newest, oldest = in_words(told.order_by("-pk")[0]), in_words(told.order_by("pk")[0])
+    assert newest.startswith("Your time ran out again in the game with ")
+    assert "you are marked absent" in newest
+    assert oldest.endswith(": the default move was made for you")
+    # A live game's player sees it at the table: no notification.
+    play_out_timeouts(traveller, live_trio, 1)
+    assert not Notification.objects.filter(game=live_trio, kind=Notification.Kind.TIMED_OUT)
 
 
 def test_it_marks_a_player_absent_after_three_timeouts_in_a_row(traveller, live_trio):

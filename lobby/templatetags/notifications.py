@@ -28,6 +28,15 @@ def in_words(note):
         return _("The game with %(names)s has ended") % {"names": names(others)}
     if note.kind == Notification.Kind.INVITED:
         return _("%(name)s invited you to a table") % {"name": actor}
+    if note.kind == Notification.Kind.TIMED_OUT and note.data.get("absent"):
+        return _(
+            "Your time ran out again in the game with %(names)s: you are marked absent, and "
+            "your seat is played by the default moves until you take it back at the table"
+        ) % {"names": names(others)}
+    if note.kind == Notification.Kind.TIMED_OUT:
+        return _(
+            "Your time ran out in the game with %(names)s: the default move was made for you"
+        ) % {"names": names(others)}
     return note.get_kind_display()
 
 
