@@ -60,6 +60,7 @@ urlpatterns = [
     path("settings/email/", views.email_change, name="email_change"),
     path("settings/email/confirm/", views.send_confirmation, name="send_confirmation"),
     path("settings/close/", views.close_account, name="close_account"),
+    path("settings/export/", views.export_data, name="export_data"),
     path("email/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("settings/hide-table-hints/", views.hide_table_hints, name="hide_table_hints"),
     path("vacation/", views.take_vacation, name="take_vacation"),

@@ -4,12 +4,12 @@ from django.contrib.auth import login, logout, views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError, transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _, ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import blocks, email, names, throttle
@@ -490,6 +490,60 @@ def email_change(request):
     else:
         form = EmailChangeForm(instance=request.user)
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def export_data(request):
+    """Everything the site keeps about the asking user, as a JSON file to download.
+
+    Their account and settings, the games they sat at (no card: a game's moves are on its
+    review once it has ended), ratings, chat messages, vacations and blocks. Other players
+    appear by the name they are shown by.
+    """
+    user = request.user
+    seats = user.seats.select_related("game").prefetch_related("game__seats__user")
+    data = {
+        "account": {
+            "username": user.username,
+            "display_name": user.display_name,
+            "email": user.email,
+            "email_confirmed": user.email_confirmed,
+            "date_joined": user.date_joined,
+            "last_login": user.last_login,
+        },
+        "settings": {field: getattr(user, field) for field in SettingsForm.Meta.fields},
+        "games": [
+            {
+                "code": seat.game.code,
+                "pace": seat.game.pace,
+                "status": seat.game.status,
+                "started_at": seat.game.started_at,
+                "ended_at": seat.game.ended_at,
+                "players": [other.user.name for other in seat.game.seats.all()],
+                "my_seat": seat.position,
+                "my_result": seat.result,
+            }
+            for seat in seats.order_by("game_id")
+        ],
+        "ratings": list(user.ratings.values("edition", "mu", "sigma", "ordinal")),
+        "rating_changes": list(
+            user.rating_changes.order_by("created_at").values(
+                "game__code", "edition", "before", "after", "created_at"
+            )
+        ),
+        "chat_messages": list(
+            user.chat_messages.order_by("created_at", "pk").values(
+                "game__code", "room", "text", "phrase", "created_at"
+            )
+        ),
+        "vacations": list(user.vacations.order_by("starts_at").values("starts_at", "ends_at")),
+        "blocked": [block.blocked.name for block in user.blocks_made.select_related("blocked")],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"fullset-{user.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @login_required

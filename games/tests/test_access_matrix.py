@@ -133,6 +133,7 @@ accounts:password_reset_complete   -         200/405      200/405      200/405  
 accounts:settings                  -         login/login  200/302      200/302      200/302
 accounts:email_change              -         login/login  200/200      200/200      200/200
 accounts:close_account              -         login/login  200/200      200/200      200/200
+accounts:export_data                -         login/login  200/405      200/405      200/405
 accounts:send_confirmation         -         login/login  405/302      405/302      405/302
 accounts:confirm_email             -         400/400      400/400      400/400      400/400
 accounts:profile                   -         200/200      200/200      200/200      200/200
