@@ -189,7 +189,7 @@ def readable_rooms(game, seat):
 
 def may_read(message, game, user, seat):
     """Whether `message` reaches `user` (at `seat`): its room, their blocks and their switch."""
-    if message.room not in readable_rooms(game, seat):
+    if message.removed_at is not None or message.room not in readable_rooms(game, seat):
         return False
     if message.user_id in blocked_ids(user):
         return False
@@ -224,6 +224,6 @@ MESSAGE_FIELDS = ("game", "user", "room", "text", "phrase", "after_move", "creat
 
 def room_messages(room, newest, game_id, hidden):
     """Return the messages of `room` in game `game_id`, newest first, but those of `hidden` authors."""
-    query = ChatMessage.objects.filter(game_id=game_id, room=room).exclude(user_id__in=hidden)
-    query = query.order_by("-pk")
+    query = ChatMessage.objects.filter(game_id=game_id, room=room, removed_at=None)
+    query = query.exclude(user_id__in=hidden).order_by("-pk")
     return query[:newest] if newest else query

@@ -33,6 +33,8 @@ class ChatMessage(models.Model):
     # The moves made when it was written: the review shows it from that position on.
     after_move = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
+    # Removed by a moderator (the admin's chat reports): shown to nobody from then on.
+    removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["pk"]

@@ -137,3 +137,61 @@ def test_it_shows_a_message_already_reported_as_reported(client, table_game, ali
     kind_line = page.split("kind words")[1].split("</li>")[0]
     assert "Reported" in rude_line and "chat-report" not in rude_line.replace("chat-reported", "")
     assert "Report this message" in kind_line
+
+
+# --- what a moderator does with a report (games/admin.py) ------------------------------------
+
+
+def moderator(client):
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-root-12345")
+    client.force_login(admin)
+    return client
+
+
+def test_a_moderator_reads_a_report_with_the_conversation_around_it(client, table_game, alice, bob):
+    earlier = say(table_game, bob, "you always win")
+    message = say(table_game, alice, "rude words")
+    say(table_game, bob, "please stop")
+    report_row = Report.objects.create(message=message, reporter=bob)
+
+    page = moderator(client).get(reverse("admin:games_report_change", args=[report_row.pk]))
+
+    text = page.text
+    assert text.index(earlier.text) < text.index("\u25b6 ") < text.index("please stop")
+    assert "<b>alice</b>: rude words" in text
+
+
+def test_a_removed_message_is_shown_to_nobody_and_cannot_be_reported(
+    client, table_game, alice, bob
+):
+    message = say(table_game, alice, "rude words")
+    kept = say(table_game, alice, "good game")
+    report_row = Report.objects.create(message=message, reporter=bob)
+
+    moderator(client).post(
+        reverse("admin:games_report_changelist"),
+        {"action": "remove_messages", "_selected_action": [report_row.pk]},
+    )
+
+    message.refresh_from_db()
+    assert message.removed_at is not None
+    client.force_login(bob)
+    page = table(client, table_game)
+    assert "rude words" not in page and kept.text in page
+    assert report(client, table_game, message).status_code == 404
+    found = chat.messages_for(table_game, bob, [ChatMessage.Room.PLAYERS], upto_move=10**6)
+    assert [m.text for m in found[ChatMessage.Room.PLAYERS]] == ["good game"]  # the review's
+
+
+def test_a_moderator_closes_a_reported_author_s_account(client, table_game, alice, bob):
+    message = say(table_game, alice, "rude words")
+    report_row = Report.objects.create(message=message, reporter=bob)
+
+    moderator(client).post(
+        reverse("admin:games_report_changelist"),
+        {"action": "close_authors", "_selected_action": [report_row.pk]},
+    )
+
+    alice.refresh_from_db()
+    assert not alice.is_active
+    assert Game.objects.get(pk=table_game.pk).state().resigned == (0,)
