@@ -66,8 +66,10 @@ def database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": unquote(parts.hostname or ""),
         "PORT": str(parts.port or ""),
-        # Query parameters such as ?sslmode=require go straight to libpq.
-        "OPTIONS": dict(parse_qsl(parts.query)),
+        # Query parameters such as ?sslmode=require go straight to libpq. A new connection
+        # to a server that hangs gives up after 5 s (libpq waits for good by default): the
+        # request gets the readable "database unavailable" answer, not an endless wait.
+        "OPTIONS": {"connect_timeout": "5", **dict(parse_qsl(parts.query))},
     }
 
 
