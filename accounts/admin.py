@@ -31,7 +31,9 @@ class UserAdmin(BaseUserAdmin):
             # "Active" unticked: the account is closed, as its owner would close it.
             close_account(obj)
 
-    @admin.action(description=_("Close the chosen accounts (resign their games)"))
+    @admin.action(
+        description=_("Close the chosen accounts (resign their games)"), permissions=["change"]
+    )
     def close_accounts(self, request, queryset):
         for user in queryset.filter(is_active=True):
             close_account(user)

@@ -102,8 +102,9 @@ SITE_NAMES = frozenset(
 
 
 def is_site_name(name):
-    """Whether `name` passes for the site's own voice ("Admin", "Full Set", "moderator.")."""
-    return _bare(name or "") in SITE_NAMES
+    """Whether `name` passes for the site's own voice ("Admin", "Full Set", "moderator.",
+    "admin_2")."""
+    return _bare(name or "").rstrip("0123456789") in SITE_NAMES
 
 
 # A computer player's display name as it is stored (bot_display_name), and how it reads in

@@ -37,6 +37,7 @@ from accounts.profile import (
     recent_games,
     user_named,
 )
+from accounts.ratelimit import FALLBACK, Limiter, Rate
 from accounts.stats import PAIR_GAMES_PER_DAY
 from config.dates import date_text
 from config.links import link
@@ -492,6 +493,12 @@ def email_change(request):
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
 
 
+# A player's data downloaded (export_data), counted by every process together: each reads
+# every game the player sat at. Within a bound, a player never meets it.
+DATA_EXPORTS = Limiter("Data exports", when_down=FALLBACK)
+DATA_EXPORTS_AN_HOUR = 10
+
+
 @login_required
 @require_GET
 def export_data(request):
@@ -502,6 +509,11 @@ def export_data(request):
     appear by the name they are shown by.
     """
     user = request.user
+    if not DATA_EXPORTS.take(f"data-exports:{user.pk}", Rate(DATA_EXPORTS_AN_HOUR, 3600)):
+        messages.error(
+            request, _("Your data was downloaded several times in the last hour: try again later.")
+        )
+        return redirect("accounts:settings")
     seats = user.seats.select_related("game").prefetch_related("game__seats__user")
     data = {
         "account": {

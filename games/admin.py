@@ -1,6 +1,7 @@
 # Game admin comes with the Game model. Chat reports are read and acted on here
 # (games/chat/messages.py; docs/chat.md, "Reports").
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -83,13 +84,26 @@ class ReportAdmin(admin.ModelAdmin):
         rows = format_html_join("", '<li class="{}">{} <b>{}</b>: {}{}</li>', lines)
         return format_html("<ol>{}</ol>", rows)
 
-    @admin.action(description=_("Remove the reported messages (nobody sees them again)"))
+    # Acting takes the right to change reports; closing an account, to change users too.
+    @admin.action(
+        description=_("Remove the reported messages (nobody sees them again)"),
+        permissions=["change"],
+    )
     def remove_messages(self, request, queryset):
         chosen = ChatMessage.objects.filter(reports__in=queryset, removed_at=None)
         chosen.update(removed_at=timezone.now())
 
-    @admin.action(description=_("Close the authors' accounts (resign their games)"))
+    @admin.action(
+        description=_("Close the authors' accounts (resign their games)"), permissions=["close"]
+    )
     def close_authors(self, request, queryset):
-        for report in queryset.select_related("message__user"):
-            if report.message.user.is_active:
-                close_account(report.message.user)
+        authors = (
+            get_user_model()
+            .objects.filter(chat_messages__reports__in=queryset, is_active=True)
+            .distinct()
+        )
+        for author in authors:
+            close_account(author)
+
+    def has_close_permission(self, request):
+        return self.has_change_permission(request) and request.user.has_perm("accounts.change_user")

@@ -560,8 +560,10 @@ class UserConsumer(SelfChecking, WebsocketConsumer):
     def socket_check(self, event):
         super().socket_check(event)
         if self.group and not self.is_gone:  # gone: its groups are left (SelfChecking.gone)
-            self.send_badges(if_changed=True)  # first: the join raises while the layer fails
-            self.join_group(self.group)
+            try:
+                self.join_group(self.group)
+            finally:  # after the join (nothing falls between), and when it fails too
+                self.send_badges(if_changed=True)
 
     def send_badges(self, if_changed=False):
         context = {"nav": NavCounts(self.request.user), "oob": True}

@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import Permission
 from django.db.models import ProtectedError
 from django.urls import reverse
 
@@ -170,3 +171,16 @@ def test_an_account_that_never_sat_down_can_be_deleted(dana):
 
 def test_a_chat_report_cannot_be_made_in_the_admin(client):
     assert admin_client(client).get(reverse("admin:games_report_add")).status_code == 403
+
+
+def test_staff_who_may_only_view_users_cannot_close_one(client, bob):
+    staff = User.objects.create_user("viewer", "v@example.com", PASSWORD, is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename="view_user"))
+    client.force_login(staff)
+
+    client.post(
+        reverse("admin:accounts_user_changelist"),
+        {"action": "close_accounts", "_selected_action": [bob.pk]},
+    )
+
+    assert User.objects.get(pk=bob.pk).is_active

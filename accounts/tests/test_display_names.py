@@ -168,7 +168,7 @@ def test_it_refuses_a_name_that_passes_for_another_players(client, alice, bob):
     assert bob.display_name == ""
 
 
-@pytest.mark.parametrize("name", ["Admin", "Full Set", "moderator!"])
+@pytest.mark.parametrize("name", ["Admin", "Full Set", "moderator!", "admin_2", "Staff 1"])
 def test_it_refuses_a_name_that_passes_for_the_site(client, alice, name):
     response = save_name(client, alice, name)
 

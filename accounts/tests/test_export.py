@@ -5,6 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from accounts import views
 from accounts.blocks import block
 from games.models import ChatMessage, Game, Seat
 
@@ -46,3 +47,13 @@ def test_it_is_the_asking_players_alone(client, alice, bob):
     data = json.loads(client.get(URL).content)
 
     assert data["account"]["username"] == "bob" and data["games"] == []
+
+
+def test_it_is_bounded_an_hour(client, alice, monkeypatch):
+    monkeypatch.setattr(views, "DATA_EXPORTS_AN_HOUR", 2)
+    client.force_login(alice)
+
+    answers = [client.get(URL) for _ in range(3)]
+
+    assert [answer.status_code for answer in answers] == [200, 200, 302]
+    assert "try again later" in client.get(answers[2].url).text

@@ -127,12 +127,16 @@ class GameConsumer(SocketMoves, ChatSocket, SelfChecking, WebsocketConsumer):
         super().socket_check(event)
         if not self.group or self.is_gone:  # gone: its groups are left (SelfChecking.gone)
             return
-        # The board first: while the layer fails (the join below raises) the check is what
-        # keeps the page following the game.
-        version = Game.objects.filter(code=self.code).values_list("version", flat=True).first()
-        if version is not None and version > self.sent_version:
-            self.send_board()
-        self.join_group(self.group)
+        try:
+            self.join_group(self.group)
+        finally:
+            # Read after the join, so that no move falls between the two (its broadcast
+            # before the join, its version before the read); and read when the join fails
+            # too: while the layer fails the check is what keeps the page following the game.
+            version = Game.objects.filter(code=self.code).values_list("version", flat=True)
+            version = version.first()
+            if version is not None and version > self.sent_version:
+                self.send_board()
 
     def socket_layer_down(self, event):
         self.send_live_status(paused=True)

@@ -375,9 +375,9 @@ class Game(models.Model):
                 if move.kind == "end":
                     timed_out |= _decisions(state).get(position, set())  # the discard
             game._settle(state, seats, now, before, events)
-            if game.pace == Game.Pace.CORRESPONDENCE:
+            if game.pace == Game.Pace.CORRESPONDENCE and game.status == Game.Status.ACTIVE:
                 # Told, as the turn was: days later the log alone would say it. (A live
-                # game's player sees it at the table.)
+                # game's player sees it at the table; a game it ended is told as ended.)
                 Notification.objects.create(
                     user_id=seat.user_id,
                     game=game,

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from accounts.blocks import block
@@ -195,3 +196,38 @@ def test_a_moderator_closes_a_reported_author_s_account(client, table_game, alic
     alice.refresh_from_db()
     assert not alice.is_active
     assert Game.objects.get(pk=table_game.pk).state().resigned == (0,)
+
+
+def staff_who_may_only(client, *codenames):
+    staff = get_user_model().objects.create_user("viewer", "v@example.com", "pw-view-12345")
+    staff.is_staff = True
+    staff.save()
+    staff.user_permissions.set(Permission.objects.filter(codename__in=codenames))
+    client.force_login(staff)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("may", "closes", "removes"),
+    [
+        (["view_report"], False, False),
+        (["view_report", "change_report"], False, True),
+        (["view_report", "change_report", "change_user"], True, True),
+    ],
+)
+def test_acting_on_reports_takes_the_right_to_change_them_and_users(
+    client, table_game, alice, bob, may, closes, removes
+):
+    message = say(table_game, alice, "rude words")
+    row = Report.objects.create(message=message, reporter=bob)
+    staff = staff_who_may_only(client, *may)
+
+    for action in ("close_authors", "remove_messages"):
+        staff.post(
+            reverse("admin:games_report_changelist"),
+            {"action": action, "_selected_action": [row.pk]},
+        )
+
+    alice.refresh_from_db()
+    message.refresh_from_db()
+    assert (not alice.is_active, message.removed_at is not None) == (closes, removes)

@@ -359,6 +359,23 @@ def test_a_correspondence_player_is_told_each_time_their_time_ran_out(
     assert not Notification.objects.filter(game=live_trio, kind=Notification.Kind.TIMED_OUT)
 
 
+def test_a_timeout_that_ends_the_game_is_told_as_its_end_alone(traveller, alice, bob):
+    # At a table of two the third timeout in a row ends the game: no seat to take back.
+    game = make_game([alice, bob], pace="correspondence", pace_days=3, reserve_days=3)
+    loser = current(game)
+    for _ in range(3):
+        play_until_turn_of(game, loser)
+        traveller.shift(7 * DAY)
+        assert enforce_deadlines() >= 1
+    game.refresh_from_db()
+    user = seat(game, loser).user
+
+    assert game.status == Game.Status.FINISHED
+    kinds = Notification.objects.filter(user=user).values_list("kind", flat=True)
+    assert list(kinds.filter(kind=Notification.Kind.TIMED_OUT)) == ["timed_out"] * 2
+    assert Notification.Kind.ENDED in kinds
+
+
 def test_it_marks_a_player_absent_after_three_timeouts_in_a_row(traveller, live_trio):
     game = live_trio
     loser = play_out_timeouts(traveller, game, 2)

@@ -6,11 +6,13 @@ user sockets render their fragment again and send it if it changed.
 
 import asyncio
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from config.layers import LeanChannelLayer
+from games.live import sockets
 from games.models import Notification, broadcasts
 from games.tests.test_consumer import connect, receive
 from lobby.tests.conftest import open_table
@@ -82,6 +84,36 @@ async def test_it_catches_up_while_the_layer_hangs(
         await socket.disconnect()
 
     assert 1 < first < second
+
+
+async def test_a_move_made_while_the_check_joins_its_group_is_not_missed(
+    table_game, alice, settings, without_broadcasts, monkeypatch
+):
+    # Its broadcast goes to a group the socket is not in yet (after a Redis restart): the
+    # check must read the version after its join, or the move waits for the next check.
+    settings.GAME_SOCKET_CHECK_SECONDS = 2
+    real_join = sockets.SelfChecking.join_group
+    joins, moved_at = [], []
+
+    def join_group(self, group):
+        joins.append(group)
+        if len(joins) == 2:  # the first check's, after the connect's
+            with without_broadcasts():
+                table_game.play(table_game.state().current, {"kind": "end"}, version=1)
+            moved_at.append(time.monotonic())
+        return real_join(self, group)
+
+    monkeypatch.setattr(sockets.SelfChecking, "join_group", join_group)
+    socket, connected = await connect(table_game, alice)
+    try:
+        assert connected and version_of(await receive(socket)) == 1
+        html = await receive(socket)
+        received_at = time.monotonic()
+    finally:
+        await socket.disconnect()
+
+    assert version_of(html) == 2
+    assert received_at - moved_at[0] < 1.0  # by that check, not the next
 
 
 async def test_it_sends_nothing_when_its_board_is_current(table_game, alice, quick_checks):
