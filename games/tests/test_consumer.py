@@ -9,7 +9,6 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
-from games.live.sockets import SESSION_ENDED
 from games.tests.helpers import ALICE, BOB, card_ids
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,17 +81,6 @@ async def test_it_sends_a_spectator_no_hand(sockets_game, charlie):
     assert not card_ids(html) & hands
     assert "You are watching this game" in html
     assert 'name="kind"' not in html
-
-
-async def test_it_tells_an_anonymous_socket_the_session_ended(sockets_game):
-    socket, connected = await connect(sockets_game)
-    try:
-        assert connected
-        closing = await socket.receive_output(timeout=5)
-    finally:
-        await socket.disconnect()
-
-    assert closing == {"type": "websocket.close", "code": SESSION_ENDED}
 
 
 async def test_it_brings_a_move_to_every_socket(sockets_game, alice, bob, charlie):

@@ -120,6 +120,14 @@ class Bots:
             await asyncio.gather(*drivers)
 
 
+def players_of(http, tables, urls, **options):
+    """Each table's players, their sockets on the servers in turn."""
+    return [
+        [Player(http, urls[s % 2], c, f"/ws/games/{code}/", **options) for s, c in enumerate(seats)]
+        for code, seats in tables
+    ]
+
+
 async def converge(tables, players, timeout=15):
     """Wait until every socket shows its game's current version; return those versions."""
     finals = await in_thread(final_versions, [code for code, _ in tables])
@@ -211,13 +219,7 @@ def test_it_heals_every_socket_when_redis_restarts(start_server, tmp_path, gap):
             ) as http:
                 # Sockets on both servers; moves go to both in turn.
                 urls = [server_a.url, server_b.url]
-                players = [
-                    [
-                        Player(http, urls[s % 2], c, f"/ws/games/{code}/")
-                        for s, c in enumerate(seats)
-                    ]
-                    for code, seats in tables
-                ]
+                players = players_of(http, tables, urls)
                 every = [p for table in players for p in table]
                 await asyncio.gather(*(p.open() for p in every))
                 bots = Bots(http, tables, players, urls)
@@ -270,13 +272,7 @@ def test_every_open_socket_hears_of_moves_within_seconds_of_redis_coming_back(
                 cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
             ) as http:
                 urls = [server_a.url, server_b.url]
-                players = [
-                    [
-                        Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=None)
-                        for s, c in enumerate(seats)
-                    ]
-                    for code, seats in tables
-                ]
+                players = players_of(http, tables, urls, reconnect_delay=None)
                 every = [p for table in players for p in table]
                 await asyncio.gather(*(p.open() for p in every))
                 bots = Bots(http, tables, players, urls)
@@ -362,13 +358,7 @@ def test_every_socket_follows_its_game_while_redis_hangs(start_server, tmp_path)
                 cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
             ) as http:
                 urls = [server_a.url, server_b.url]
-                players = [
-                    [
-                        Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=None)
-                        for s, c in enumerate(seats)
-                    ]
-                    for code, seats in tables
-                ]
+                players = players_of(http, tables, urls, reconnect_delay=None)
                 every = [p for table in players for p in table]
                 await asyncio.gather(*(p.open() for p in every))
                 bots = Bots(http, tables, players, urls)
@@ -556,13 +546,7 @@ def test_moves_flow_again_within_seconds_of_postgresql_coming_back(own_postgres,
             cookie_jar=aiohttp.DummyCookieJar(), timeout=TIMEOUT
         ) as http:
             urls = [server_a.url, server_b.url]
-            players = [
-                [
-                    Player(http, urls[s % 2], c, f"/ws/games/{code}/", reconnect_delay=1.0)
-                    for s, c in enumerate(seats)
-                ]
-                for code, seats in tables
-            ]
+            players = players_of(http, tables, urls, reconnect_delay=1.0)
             every = [p for table in players for p in table]
             await asyncio.gather(*(p.open() for p in every))
             bots = Bots(http, tables, players, urls)

@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from config.asgi import application
 from games import rules
-from games.live.sockets import SESSION_ENDED
 from games.models import Game, Notification, broadcast_users
 from lobby.tests.conftest import open_table
 from lobby.tests.test_consumer import ORIGIN, logged_in, socket_headers
@@ -196,17 +195,6 @@ async def test_it_speaks_the_users_language(alice, bob):
         await socket.disconnect()
 
     assert "通知" in html
-
-
-async def test_it_tells_an_anonymous_visitor_the_session_ended():
-    socket, connected = await connect()
-    try:
-        assert connected
-        closing = await socket.receive_output(timeout=5)
-    finally:
-        await socket.disconnect()
-
-    assert closing == {"type": "websocket.close", "code": SESSION_ENDED}
 
 
 @pytest.mark.parametrize("change", ["join", "leave"])
