@@ -31,7 +31,7 @@ def faces(html, card_id):
     """Return the HTML of card `card_id`'s face and of its tooltip."""
     match = re.search(
         rf'<span class="card [^"]*" data-card="{card_id}"[^>]*>(.*?)'
-        r'<span class="card-tip" id="([^"]+)" role="tooltip">(.*?)</span>\s*</span>',
+        r'<span class="card-tip" id="([^"]+)" role="tooltip"[^>]*>(.*?)</span>\s*</span>',
         html,
         re.S,
     )
@@ -96,10 +96,16 @@ def test_it_lets_a_card_outside_a_menu_take_the_focus(client, alice, table_game,
     piles = html.split('class="pile"')[2]  # the discard pile
     discard = re.search(r'<span class="card [^"]*" data-card="(\d+)"([^>]*)>', piles)
     assert 'tabindex="0"' in discard[2]
-    # A card in its menu's summary: the summary takes the focus, not the card.
+    # A card in its menu's summary: the summary takes the focus, not the card; the summary is
+    # described by the card's full text, kept out of its name (aria-hidden, read by reference).
     sly = card_in(dealt, "alice", "hand", "sly_deal")
-    summary = re.search(rf'<summary>\s*<span class="card [^"]*" data-card="{sly}"([^>]*)>', html)
+    summary = re.search(
+        rf'<summary aria-describedby="tip-c-{sly}">\s*<span class="card [^"]*" data-card="{sly}"'
+        r"([^>]*)>",
+        html,
+    )
     assert "tabindex" not in summary[1]
+    assert f'id="tip-c-{sly}" role="tooltip" aria-hidden="true"' in html
 
 
 def test_it_describes_no_card_the_viewer_may_not_see(client, alice, bob, table_game, dealt):

@@ -14,6 +14,24 @@
   var body = document.body;
   if (!body || !body.hasAttribute("data-turn-title")) return; // signed-in pages only
 
+  // The header's badges are drawn again by the ws/me/ socket whenever they change: a link of
+  // theirs that had the focus keeps it (a keyboard user on "Your turn" is not sent to <body>).
+  var badgeFocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var swapped = event.detail && event.detail.target;
+    var active = document.activeElement;
+    if (swapped && swapped.id === "nav-badges" && active && swapped.contains(active) && active.id) {
+      badgeFocus = active.id;
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!badgeFocus) return;
+    var again = document.getElementById(badgeFocus);
+    badgeFocus = null;
+    var active = document.activeElement;
+    if (again && (!active || active === document.body || !active.isConnected)) again.focus();
+  });
+
   var wantsSound = body.hasAttribute("data-turn-sound");
   var wantsNotification = body.hasAttribute("data-turn-notification");
   var waitingText = body.getAttribute("data-turn-waiting-text");

@@ -39,9 +39,30 @@
     return result ? result.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
+  // The cards of my hand, by id, with their names: those new after a redraw are told ("New in
+  // your hand: ..."), my own draws being in no line of the log. My own hand only, on my page.
+  function handCards() {
+    const cards = new Map();
+    document.querySelectorAll("#hand .hand > li .card[data-card]").forEach(function (card) {
+      const label = card.querySelector(".card-label");
+      cards.set(card.getAttribute("data-card"), label ? label.textContent.trim() : "");
+    });
+    return cards;
+  }
+
+  // My turn's start is told ("Your turn: 3 plays left"): the log says whose turn ended, not
+  // whose begins.
+  function myTurnText() {
+    const status = document.querySelector("#status.my-turn .status-main");
+    return status ? status.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   let announced = newestIndex();
   let prompted = promptText();
   let ended = resultText();
+  let held = handCards();
+  let myTurn = myTurnText();
+  let promptIsNew = false;
 
   function announce(texts) {
     if (!texts.length || !announcer) return;
@@ -58,8 +79,19 @@
       .sort(function (a, b) { return a.index - b.index; });
     const texts = fresh.map(function (line) { return line.text; });
     if (fresh.length) announced = fresh[fresh.length - 1].index;
+    const turn = myTurnText();
+    if (turn && !myTurn) texts.push(turn);
+    myTurn = turn;
+    const hand = handCards();
+    const drawn = Array.from(hand.keys()).filter(function (id) { return !held.has(id); });
+    if (drawn.length && page.getAttribute("data-new-cards-text")) {
+      texts.push(page.getAttribute("data-new-cards-text") + " " +
+        drawn.map(function (id) { return hand.get(id); }).join(page.getAttribute("data-list-separator") || ", "));
+    }
+    held = hand;
     const prompt = promptText();
-    if (prompt && prompt !== prompted) texts.push(prompt);
+    promptIsNew = Boolean(prompt) && prompt !== prompted;
+    if (promptIsNew) texts.push(prompt);
     prompted = prompt;
     const result = resultText();
     const justEnded = Boolean(result) && result !== ended;
@@ -84,15 +116,46 @@
 
   function remember() {
     const active = document.activeElement;
-    if (!active || active === document.body || !page.contains(active)) return;
-    if (!active.closest("#hand, #board, #status")) return;
+    if (!active || active === document.body) {
+      remembered = { nothing: true }; // a new prompt takes the focus (restore)
+      return;
+    }
+    if (!page.contains(active)) return;
+    const within = active.closest("#hand, #board, #status, #log");
+    if (!within) return;
     const menu = active.closest("details[data-card-menu]");
     const li = active.closest("#hand .hand > li");
     remembered = {
       menu: menu ? (menu.getAttribute("name") || "") + ":" + menu.getAttribute("data-card-menu") : null,
       card: active.getAttribute("data-card"),
       place: li ? Array.from(li.parentNode.children).indexOf(li) : -1,
+      // Any other control (the log's link, the resign's confirmation): found again by what
+      // it is, in the same part of the page.
+      like: menu || li || active.hasAttribute("data-card") ? null : likeness(active, within),
     };
+  }
+
+  function likeness(element, within) {
+    return {
+      within: within.id,
+      tag: element.tagName,
+      href: element.getAttribute("href"),
+      name: element.getAttribute("name"),
+      value: element.getAttribute("value"),
+      text: element.textContent.trim(),
+    };
+  }
+
+  function findLike(like) {
+    const within = document.getElementById(like.within);
+    if (!within) return null;
+    return Array.from(within.querySelectorAll(like.tag)).find(function (element) {
+      return element.getAttribute("href") === like.href &&
+        element.getAttribute("name") === like.name &&
+        element.getAttribute("value") === like.value &&
+        element.textContent.trim() === like.text &&
+        element.getClientRects().length > 0; // shown (an open box's)
+    }) || null;
   }
 
   function lost() {
@@ -105,8 +168,15 @@
     remembered = null;
     if (!was || !lost()) return;
     const prompt = document.getElementById("prompt");
-    let target = null;
-    if (prompt) {
+    if (was.nothing) {
+      // Nothing had the focus (a page left alone): a decision that now waits takes it.
+      if (prompt && promptIsNew) prompt.focus();
+      return;
+    }
+    let target = was.like ? findLike(was.like) : null;
+    if (target) {
+      // found again: where it was
+    } else if (prompt) {
       target = prompt;
     } else if (was.menu) {
       const parts = was.menu.split(":");
