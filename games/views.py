@@ -476,11 +476,14 @@ def analysis(request, code):
     review_page = reverse("games:review", args=[code])
     if request.method == "POST":
         try:
-            analyses.request_analysis(game, request.user)
+            asked = analyses.request_analysis(game, request.user)
         except analyses.AnalysisRefused as e:
             messages.error(request, str(e))
         else:
-            messages.success(request, _("The analysis of this game is on its way."))
+            if asked.status == analyses.Analysis.Status.DONE:
+                messages.info(request, _("This game is analysed already: see below."))
+            else:
+                messages.success(request, _("The analysis of this game is on its way."))
         return redirect(review_page)
     if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})

@@ -397,6 +397,9 @@ def analysis_status(game, analysis):
     data["state"] = analysis.status
     data["judged"] = analysis.judged
     data["decisions"] = analysis.decisions
+    # Of those judged, the decisions that had more than one possible move: the others get no
+    # verdict (games/rules/analysis.py), and the page's counts are of what it shows.
+    data["with_choice"] = len(analysis.verdicts)
     if analysis.status == Analysis.Status.QUEUED:
         data["place"] = analysis.place()
     return data

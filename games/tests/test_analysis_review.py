@@ -71,6 +71,24 @@ def test_it_shows_the_chart_the_marks_and_the_totals_once_analysed(client, charl
     assert points and all('tabindex="-1"' in point for point in points)
 
 
+def test_it_counts_the_decisions_it_shows_and_asking_again_says_it_is_done(
+    client, charlie, analysed
+):
+    # A decision with one possible move gets no verdict: the count is of those judged.
+    analysis = Analysis.objects.get(game=analysed)
+    verdicts, decisions = len(analysis.verdicts), analysis.decisions
+    assert verdicts < decisions
+    client.force_login(charlie)
+
+    response = client.post(analysis_url(analysed), follow=True)
+
+    html = response.content.decode()
+    assert f"Analysed: {verdicts} decisions judged, each from its player's own view." in html
+    assert f"The others of the game's {decisions} decisions had only one possible move." in html
+    assert "This game is analysed already: see below." in html
+    assert "on its way" not in html
+
+
 def test_it_highlights_the_current_move_on_the_chart_and_tells_its_verdict(client, alice, analysed):
     client.force_login(alice)
 

@@ -181,3 +181,27 @@ def test_the_open_decisions_table_stays_open_on_another_page(
     expect(page.locator("#review-decisions table a")).to_have_text(["25"])
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_current_move_is_whole_in_the_list_in_chinese(live_asgi_server, browser, alice, bob):
+    # Chinese text laid out with its font makes the moves taller after the first scroll:
+    # the last move was left cut off at the list's foot.
+    alice.language = "zh-hans"
+    alice.save()
+    game = stored_game([alice, bob], seed=9)
+    page, errors = open_page(
+        browser, live_asgi_server, alice, f"/games/{game.code}/review/", viewport=(390, 900)
+    )
+    page.wait_for_load_state("load")
+    page.wait_for_selector(".move-list li.current")
+
+    below = page.evaluate(
+        "() => { const list = document.querySelector('.move-list');"
+        " const item = list.querySelector('li.current');"
+        " return item.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom; }"
+    )
+
+    assert below <= 1
+    assert errors == []
+    page.context.close()

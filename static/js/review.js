@@ -110,6 +110,9 @@
   });
 
   document.addEventListener("DOMContentLoaded", setUp);
+  // Again once the page is whole (its fonts: Chinese text laid out with its font makes the
+  // moves taller, and the current one was left cut off at the list's foot).
+  window.addEventListener("load", highlight);
   document.addEventListener("htmx:afterSettle", highlight);
 
   // A step taken with Enter on "Next" replaces that link: the focus goes to the new one (or,
