@@ -328,7 +328,9 @@ def _discard(state, seat, move, events):
     hand = state.players[seat].hand
     count = len(hand) - HAND_LIMIT
     cards = move.cards
-    if len(cards) != count:
+    if len(cards) != count:  # neither fewer nor more: "until you hold 7" (docs/rules.md 2)
+        if count == 1:
+            raise IllegalMove(_("Choose exactly 1 card to put on the bottom of the draw pile."))
         raise IllegalMove(
             _("Choose exactly %(count)d cards to put on the bottom of the draw pile."), count=count
         )

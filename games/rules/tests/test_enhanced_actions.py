@@ -11,6 +11,7 @@ from games.rules import (
     choices,
     event_for,
     legal_moves,
+    view_for,
 )
 from games.rules.position import card_in, position
 from games.rules.state import Rng
@@ -412,6 +413,31 @@ def test_it_lets_the_transferrer_say_no_to_the_new_payers_no_so_the_new_payer_pa
     assert bank(state, BOB) == ["3M"] and bank(state, CAROL) == []
     assert state.discard == [rent, transfer, carols, bobs]
     assert state.phase == "play"
+
+
+def test_a_transferred_share_starts_a_new_just_say_no_chain_in_the_view():
+    """docs/rules.md 8: the named player answers the share as any other; the view of it must
+    not count the Just Say Nos played on it before it was handed on."""
+    state = position("""
+        players: alice bob carol
+        turn: alice
+        plays: 3
+        options: enhanced
+        alice hand: rent:any just_say_no
+        alice table: red: red
+        bob hand: just_say_no rent_transfer
+        bob bank: 1M
+        carol bank: 3M
+    """)
+    rent = card_in(state, "alice", "hand", "rent:any")
+    apply(state, ALICE, Move.play(rent, colour="red", targets=[BOB]))
+    apply(state, BOB, Move.just_say_no(BOB))
+    apply(state, ALICE, Move.just_say_no(BOB))
+    apply(state, BOB, Move.transfer(BOB, CAROL))
+
+    [share] = view_for(state, CAROL)["pending"]["shares"]
+    assert (share["debtor"], share["transferred_by"]) == (CAROL, BOB)
+    assert share["just_say_nos"] == 0
 
 
 def test_it_refuses_a_rent_transfer_to_the_collector_or_to_myself():

@@ -350,6 +350,19 @@ def test_it_refuses_a_discard_of_the_wrong_cards_or_number():
     assert_rejected(state, BOB, Move.discard([one, two]), "no cards to discard")
 
 
+def test_it_refuses_a_discard_of_more_cards_than_the_hand_is_over_7():
+    """docs/rules.md 2: "... until you hold 7", not fewer: emptying the hand on purpose would
+    draw 5 next turn instead of 2."""
+    state = position("""
+        alice hand: 1M 2M 3M 4M 5M 10M red green
+        bob hand: 2M
+    """)
+    act(state, "alice", Move.end())
+    three = [card_in(state, "alice", "hand", kind) for kind in ("green", "red", "1M")]
+    assert_rejected(state, ALICE, Move.discard(three), "exactly 1 card to put")
+    assert len(state.players[ALICE].hand) == 8
+
+
 def test_it_asks_for_no_discard_at_exactly_7_cards():
     state = position("""
         alice hand: 1M 2M 3M 4M 5M 10M red
