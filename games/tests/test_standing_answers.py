@@ -68,14 +68,30 @@ def test_it_answers_a_target_with_an_empty_hand_at_once(game):
     assert causes(game) == [(0, Move.Cause.PLAYER), (1, Move.Cause.FORCED)]
 
 
+class StandingClock:
+    """bots.time: a monotonic clock that stands still, its sleeps recorded, not slept. A loaded
+    machine's slowness between the thinking and the move must not count (it made the full
+    suite fail once: 0.82 s slept of the 1.0)."""
+
+    def __init__(self):
+        self.slept = []
+
+    def monotonic(self):
+        return 1000.0
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+
+
 def test_it_lets_a_bot_answer_through_the_worker_after_its_fixed_time(
     traveller, alice, monkeypatch
 ):
     # A bot without a Just Say No answers as late as one that weighs playing it: the table
     # cannot tell from the time of its answer what it holds.
-    slept, busy = [], []
-    monkeypatch.setattr(bots.time, "sleep", slept.append)
-    monkeypatch.setattr(bots, "_busy_until", busy.append)  # the clock stands still
+    clock, busy = StandingClock(), []
+    slept = clock.slept
+    monkeypatch.setattr(bots, "time", clock)
+    monkeypatch.setattr(bots, "_busy_until", busy.append)
     bot = bots.bot_account("basic", 1)
     game = make_game([alice, bot])
     sly_deal(game, bob=bot.username)
@@ -94,9 +110,10 @@ def test_a_searching_bot_takes_its_fixed_time_over_each_move_of_its_turn(
 ):
     # The strong level's search ends at once with one candidate move and runs on with many:
     # without the fixed time, how long it takes over its turn would tell how its hand plays.
-    slept, busy = [], []
-    monkeypatch.setattr(bots.time, "sleep", slept.append)
-    monkeypatch.setattr(bots, "_busy_until", busy.append)  # the clock stands still
+    clock, busy = StandingClock(), []
+    slept = clock.slept
+    monkeypatch.setattr(bots, "time", clock)
+    monkeypatch.setattr(bots, "_busy_until", busy.append)
     # A decision made at once, as the search makes it when one move is a candidate.
     monkeypatch.setattr(bots, "bot_move", lambda state, position, level, seed: rules.Move.end())
     bot = bots.bot_account(level, 1)
