@@ -18,6 +18,7 @@ once each make one; the one not kept is dropped with its connection.)
 import threading
 import time
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import redis as redis_py
 from django.core.cache.backends import redis
@@ -34,7 +35,12 @@ class RedisCache(redis.RedisCache):
         with _lock:
             client = _clients.get(key)
             if client is None:
-                options = {"connection_class": QuickToGiveUp, **self._options}
+                options = dict(self._options)
+                # redis-py takes the connection's class from the URL's scheme (a Unix socket,
+                # TLS) unless it is given one: given, one for that scheme.
+                schemes = {urlsplit(server).scheme for server in self._servers}
+                if len(schemes) == 1 and schemes <= QUICK_TO_GIVE_UP.keys():
+                    options.setdefault("connection_class", QUICK_TO_GIVE_UP[schemes.pop()])
                 client = _clients[key] = self._class(self._servers, **options)
             return client
 
@@ -48,9 +54,10 @@ AWAY_SECONDS = 1.0
 _away_until = 0.0
 
 
-class QuickToGiveUp(redis_py.Connection):
-    """redis-py's connection (the pool's `connection_class`, a documented option), failing at
-    once for AWAY_SECONDS after any connection of the process timed out or lost Redis."""
+class GivesUpQuickly:
+    """Mixed into redis-py's connections (the pool's `connection_class`, a documented option):
+    failing at once for AWAY_SECONDS after any connection of the process timed out or lost
+    Redis."""
 
     def send_packed_command(self, command, check_health=True):
         if time.monotonic() < _away_until:
@@ -61,6 +68,25 @@ class QuickToGiveUp(redis_py.Connection):
     def read_response(self, *args, **kwargs):
         with _noting_failures():
             return super().read_response(*args, **kwargs)
+
+
+class QuickToGiveUp(GivesUpQuickly, redis_py.Connection):
+    pass
+
+
+class QuickToGiveUpOnASocketFile(GivesUpQuickly, redis_py.UnixDomainSocketConnection):
+    pass
+
+
+class QuickToGiveUpOverTLS(GivesUpQuickly, redis_py.SSLConnection):
+    pass
+
+
+QUICK_TO_GIVE_UP = {
+    "redis": QuickToGiveUp,
+    "unix": QuickToGiveUpOnASocketFile,
+    "rediss": QuickToGiveUpOverTLS,
+}
 
 
 @contextmanager

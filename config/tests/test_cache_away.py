@@ -40,3 +40,21 @@ def test_after_redis_did_not_answer_the_cache_fails_at_once_for_a_moment(black_h
     assert first >= 0.25  # the call that found Redis silent waited its timeout
     assert max(then) < 0.05  # the next ones, for AWAY_SECONDS, do not wait
     assert again >= 0.25  # then Redis is asked again
+
+
+@pytest.mark.parametrize(
+    ("location", "kind"),
+    [
+        ("redis://127.0.0.1:6399/0", redis.Connection),
+        ("unix:///tmp/no-such-redis.sock?db=0", redis.UnixDomainSocketConnection),
+        ("rediss://127.0.0.1:6399/0", redis.SSLConnection),
+    ],
+)
+def test_each_kind_of_address_keeps_its_own_connection(location, kind):
+    # redis-py takes the class from the URL unless it is given one: given, one per scheme.
+    cache = RedisCache(location, {"OPTIONS": {}})
+
+    pool = cache._cache._get_connection_pool(write=True)
+
+    assert issubclass(pool.connection_class, kind)
+    assert issubclass(pool.connection_class, caches.GivesUpQuickly)
