@@ -575,7 +575,7 @@ def _status_pieces(context):
     waiting = tuple((line["text"], line["is_me"]) for line in table["waiting"])
     shown = {
         "turn": (table["my_turn"], table["my_turn"] and table["plays_left"], table["current_name"])
-        + (context["seat"] is None, waiting),
+        + (context["seat"] is None, waiting, table["my_turn"] and table["turn"]),
         "mine": (
             me is not None and (me["resigned"], context["code"], get_script_prefix()),
             *(clock.get(k) for k in ("absent", "vacation_until", "deadline", "in_reserve")),

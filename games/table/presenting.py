@@ -128,6 +128,7 @@ def present(view, user_names, at=None, absent=()):
         "discard_count": len(discard),
         "sets_to_win": view["sets_to_win"],
         "round": view["round"],
+        "turn": view["turn"],  # which turn of the game: my turn's start is read out once
         "plays_left": view["plays_left"],
         "current_name": names[view["current"]],
         "my_turn": my_turn,

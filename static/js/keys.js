@@ -50,18 +50,20 @@
     return cards;
   }
 
-  // My turn's start is told ("Your turn: 3 plays left"): the log says whose turn ended, not
+  // My turn's start is told ("Your turn: 3 plays left"), once a turn (the status leaves "my
+  // turn" while the others answer an action of mine): the log says whose turn ended, not
   // whose begins.
-  function myTurnText() {
-    const status = document.querySelector("#status.my-turn .status-main");
-    return status ? status.textContent.replace(/\s+/g, " ").trim() : "";
+  function myTurnNow() {
+    const status = document.querySelector("#status.my-turn .status-main[data-turn]");
+    if (!status) return null;
+    return { turn: status.getAttribute("data-turn"), text: status.textContent.replace(/\s+/g, " ").trim() };
   }
 
   let announced = newestIndex();
   let prompted = promptText();
   let ended = resultText();
   let held = handCards();
-  let myTurn = myTurnText();
+  let toldTurn = (myTurnNow() || {}).turn || null;
   let promptIsNew = false;
 
   function announce(texts) {
@@ -79,9 +81,11 @@
       .sort(function (a, b) { return a.index - b.index; });
     const texts = fresh.map(function (line) { return line.text; });
     if (fresh.length) announced = fresh[fresh.length - 1].index;
-    const turn = myTurnText();
-    if (turn && !myTurn) texts.push(turn);
-    myTurn = turn;
+    const turn = myTurnNow();
+    if (turn && turn.turn !== toldTurn) {
+      texts.push(turn.text);
+      toldTurn = turn.turn;
+    }
     const hand = handCards();
     const drawn = Array.from(hand.keys()).filter(function (id) { return !held.has(id); });
     if (drawn.length && page.getAttribute("data-new-cards-text")) {
@@ -131,7 +135,7 @@
       place: li ? Array.from(li.parentNode.children).indexOf(li) : -1,
       // Any other control (the log's link, the resign's confirmation): found again by what
       // it is, in the same part of the page.
-      like: menu || li || active.hasAttribute("data-card") ? null : likeness(active, within),
+      like: within.matches("#log, #status") ? likeness(active, within) : null,
     };
   }
 
@@ -169,13 +173,15 @@
     if (!was || !lost()) return;
     const prompt = document.getElementById("prompt");
     if (was.nothing) {
-      // Nothing had the focus (a page left alone): a decision that now waits takes it.
-      if (prompt && promptIsNew) prompt.focus();
+      // Nothing had the focus (a page left alone): a decision that now waits takes it,
+      // without scrolling a reader elsewhere on the page away (the announcer reads it).
+      if (prompt && promptIsNew) prompt.focus({ preventScroll: true });
       return;
     }
-    let target = was.like ? findLike(was.like) : null;
+    // A new decision first; else a control of the log or the status found again.
+    let target = was.like && !(prompt && promptIsNew) ? findLike(was.like) : null;
     if (target) {
-      // found again: where it was
+      // where it was
     } else if (prompt) {
       target = prompt;
     } else if (was.menu) {
